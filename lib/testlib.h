@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the tests and the benchmarks that run in the guest:
+ * devices, real traffic through them, and messages.
+ */
+#ifndef TESTLIB_H
+#define TESTLIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+/* Ethertype of test frames (IEEE 802 local experimental 1): programs count
+ * only these, so the kernel's own traffic (IPv6 ND...) never skews a count.
+ */
+#define TEST_ETH_P	0x88b5
+#define TEST_FRAME_LEN	64
+
+/* Diagnostics go to stdout as TAP comment lines. */
+void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Run a shell command line (glue: ip, tc); 0 on success, else diag()s it. */
+int run_cmd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Create a veth pair (both ends up) or a dummy device; 0 on success. */
+int veth_pair(const char *a, const char *b);
+int dummy_dev(const char *name);
+int link_up(const char *name);
+int ifindex_of(const char *name);
+
+/*
+ * Send @count test frames out of @ifname through an AF_PACKET socket,
+ * each carrying @tag and its sequence number. When @counter is given, keep
+ * at most @window frames in flight beyond *@counter (a counter the
+ * receiving XDP program bumps), so no ring overflows and counts stay
+ * exact. Returns the number of frames sent, or -1.
+ */
+long send_frames(const char *ifname, long count, uint32_t tag,
+		 volatile __u64 *counter, long window);
+
+/* Wait up to @ms for *@counter to reach @want; returns its final value. */
+__u64 wait_counter(volatile __u64 *counter, uint64_t want, int ms);
+
+uint64_t now_ns(void);
+
+/* Attach an XDP program with a BPF link in @flags' mode (XDP_FLAGS_DRV_MODE,
+ * XDP_FLAGS_SKB_MODE); returns the link fd (closing it detaches), or -1.
+ */
+int xdp_link(int prog_fd, int ifindex, uint32_t flags);
+
+/* The XDP_ATTACHED_* mode of @ifindex's program, or -1. */
+int xdp_mode(int ifindex);
+
+/* A test frame: broadcast destination, source 02:00:00:00:00:01,
+ * TEST_ETH_P, payload words tag and sequence.
+ */
+void test_frame(void *buf, uint32_t tag, uint32_t seq);
+
+/*
+ * BPF_PROG_TEST_RUN of an XDP program on a @len-byte packet: returns 0 and
+ * fills *@retval, *@duration_ns (per run, the kernel's figure) and @out
+ * (at least @len bytes) when given; -errno on failure.
+ */
+int xdp_test_run(int prog_fd, const void *in, uint32_t len, void *out,
+		 uint32_t repeat, uint32_t *retval, uint32_t *duration_ns);
+
+/* Names of the virtio-net devices, sorted; returns how many (at most 8). */
+int virtio_net_devs(char names[][16], int max);
+
+/* Does /proc/kallsyms hold @sym (exact name)? */
+bool kallsyms_has(const char *sym);
+
+#endif

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Real traffic for the tests: raw Ethernet frames through AF_PACKET. */
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+__u64 wait_counter(volatile __u64 *counter, uint64_t want, int ms)
+{
+	uint64_t deadline = now_ns() + ms * 1000000ull;
+
+	while (*counter < want && now_ns() < deadline)
+		usleep(200);
+	return *counter;
+}
+
+long send_frames(const char *ifname, long count, uint32_t tag,
+		 volatile __u64 *counter, long window)
+{
+	unsigned char frame[TEST_FRAME_LEN] = {};
+	struct sockaddr_ll sll = {};
+	struct ethhdr *eth = (void *)frame;
+	uint32_t *payload = (void *)(eth + 1);
+	uint64_t base = counter ? *counter : 0;
+	long sent;
+	int fd;
+
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = ifindex_of(ifname);
+	sll.sll_halen = ETH_ALEN;
+	if (!sll.sll_ifindex)
+		return -1;
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0) {
+		diag("AF_PACKET socket: %m");
+		return -1;
+	}
+	memset(eth->h_dest, 0xff, ETH_ALEN);
+	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
+	eth->h_proto = htons(TEST_ETH_P);
+	payload[0] = tag;
+
+	for (sent = 0; sent < count; sent++) {
+		/* Pace on the receiver's counter: a full ring drops frames. */
+		if (counter && (long)(*counter - base) + window <= sent &&
+		    wait_counter(counter, base + sent - window + 1, 2000) <
+		    base + sent - window + 1) {
+			diag("%s: receiver stalled at %llu of %ld frames", ifname,
+			     (unsigned long long)(*counter - base), sent);
+			break;
+		}
+		payload[1] = sent;
+		if (sendto(fd, frame, sizeof(frame), 0, (void *)&sll, sizeof(sll)) < 0) {
+			diag("sendto %s: %m", ifname);
+			break;
+		}
+	}
+	close(fd);
+	return sent;
+}

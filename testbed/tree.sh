@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make tree: build/linux = Debian's linux-source-6.12, one commit tagged
+# 'base', with series/*.patch applied on top by git am.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -r "$SRC_TARBALL" ] || die "$SRC_TARBALL not found: run 'make deps' (package $SRC_PACKAGE)"
+version=$(src_package_version)
+want=$(cat "$SERIES/BASE" 2>/dev/null || true)
+if [ -n "$want" ] && [ "$version" != "$want" ]; then
+	say "warning: series/BASE says the series was tested on $SRC_PACKAGE $want; installed is $version"
+fi
+
+# A tree whose commits and diffs already match series/ and the installed
+# source needs nothing.
+if tree_has_git; then
+	if [ "$(git -C "$TREE" config testbed.source-version || true)" = "$version" ] &&
+	   [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no | head -1)" ] &&
+	   [ "$(tree_patch_ids)" = "$(series_patch_ids)" ]; then
+		say "build/linux is up to date: $SRC_PACKAGE $version + $(git -C "$TREE" rev-list --count base..HEAD) patches"
+		exit 0
+	fi
+	guard_tree_work "rebuild it from series/"
+fi
+
+if [ "$(git -C "$TREE" config testbed.source-version 2>/dev/null || true)" != "$version" ]; then
+	step "extracting $SRC_TARBALL ($SRC_PACKAGE $version) into build/linux"
+	rm -rf "$TREE" "$BUILD/linux-source-6.12"
+	mkdir -p "$BUILD"
+	tar -xJf "$SRC_TARBALL" -C "$BUILD"
+	mv "$BUILD/linux-source-6.12" "$TREE"
+	step "committing the pristine tree as 'base'"
+	git -C "$TREE" init -q -b work
+	git -C "$TREE" config testbed.source-version "$version"
+	# git am needs a committer; keep a developer's own identity when set.
+	git -C "$TREE" config user.name >/dev/null || git -C "$TREE" config user.name "testbed"
+	git -C "$TREE" config user.email >/dev/null || git -C "$TREE" config user.email "testbed@localhost"
+	# Debian's top-level .gitignore ends with "/*": it would hide the tree
+	# from git and every new file a developer adds. Commit the pristine
+	# tree with -f, then drop that block from the working copy only.
+	git -C "$TREE" add -A -f
+	git -C "$TREE" commit -q -m "Debian $SRC_PACKAGE $version"
+	git -C "$TREE" tag base
+	sed -i '/^# Debian packaging/,$d' "$TREE/.gitignore"
+	git -C "$TREE" update-index --skip-worktree .gitignore
+else
+	step "resetting build/linux to base (all its commits are in series/)"
+	git -C "$TREE" checkout -q -f work 2>/dev/null || git -C "$TREE" checkout -q -f -B work
+	git -C "$TREE" reset -q --hard base
+fi
+
+n=0
+for p in "$SERIES"/*.patch; do
+	[ -e "$p" ] || continue
+	n=$((n + 1))
+	if ! git -C "$TREE" am -q --whitespace=nowarn "$p" >/dev/null 2>&1; then
+		# Name the hunk: git apply -v reports the file and line it failed at.
+		why=$(git -C "$TREE" apply --check -v "$p" 2>&1 | grep -E '^error:' || true)
+		git -C "$TREE" am --abort >/dev/null 2>&1 || true
+		die "patch $(basename "$p") does not apply to $SRC_PACKAGE $version:
+${why:-(git am failed; see git -C $TREE am $p)}
+build/linux holds base plus the $((n - 1)) patches before it."
+	fi
+done
+say "build/linux: $SRC_PACKAGE $version + $n patches from series/"

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# make vm: boot a built kernel under QEMU with the host's root shared
+# read-only over 9p and build/ shared read-write, run CMD as root in the
+# guest and exit with its status. Without CMD: an interactive shell.
+#   KERNEL=patched|upstream|debug  VM_TIMEOUT=seconds  VM_MEM=size  CMD=...
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${KERNEL:-patched}
+case $flavour in
+patched|upstream|debug) ;;
+*) die "KERNEL=$flavour: choose patched, upstream or debug" ;;
+esac
+kdir=$BUILD/kernel; [ "$flavour" = patched ] || kdir=$BUILD/kernel-$flavour
+image=$kdir/arch/x86/boot/bzImage
+[ -f "$image" ] || die "no $flavour kernel at $image: run 'make kernel${flavour/#patched/}'" 
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: run 'make deps'"
+
+cmd=${CMD:-}
+timeout=${VM_TIMEOUT:-1800}
+mem=${VM_MEM:-2G}
+[ "$flavour" = debug ] && mem=${VM_MEM:-4G}
+
+# The guest reads the command from build/vm/ and writes its exit status
+# there; the console log stays beside them for the splat scan.
+rundir=$BUILD/vm
+mkdir -p "$rundir"
+rm -f "$rundir/cmd" "$rundir/status"
+log=$rundir/console-$flavour.log
+: >"$log"
+if [ -n "$cmd" ]; then
+	printf '%s\n' "$cmd" >"$rundir/cmd"
+fi
+
+# KVM where it works: /dev/kvm can exist and still fail (nested hosts that
+# refuse MSRs, or never start the guest), so a short boot decides, once.
+kvm_works() {
+	local probe=$rundir/kvm-probe
+	[ -w /dev/kvm ] || return 1
+	if [ ! -f "$probe" ]; then
+		if timeout 20 qemu-system-x86_64 -machine accel=kvm -cpu host -m 256M \
+			-nographic -no-reboot -kernel "$image" \
+			-append "console=ttyS0 panic=-1 init=/bin/false" </dev/null 2>&1 |
+			grep -q 'Linux version'; then
+			echo yes >"$probe"
+		else
+			echo no >"$probe"
+		fi
+	fi
+	[ "$(cat "$probe")" = yes ]
+}
+accel=tcg; cpu=max
+case ${VM_ACCEL:-auto} in
+auto) if kvm_works; then accel=kvm; cpu=host; fi ;;
+kvm) accel=kvm; cpu=host ;;
+tcg) ;;
+*) die "VM_ACCEL=$VM_ACCEL: choose auto, kvm or tcg" ;;
+esac
+
+# loglevel=5: boot chatter off, warnings and every splat still on the console.
+append="console=ttyS0 loglevel=5 root=/dev/root rootfstype=9p ro"
+append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
+append+=" init=$TOP/testbed/guest-init panic=-1 testbed.top=$TOP testbed.build=$BUILD"
+append+=" ${VM_APPEND:-}"
+
+qemu=(qemu-system-x86_64 -machine accel=$accel -cpu $cpu -smp 2 -m "$mem"
+	-nographic -no-reboot -kernel "$image" -append "$append"
+	# No SeaBIOS or iPXE chatter on the serial console.
+	-fw_cfg name=etc/sercon-port,string=0
+	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+	-fsdev local,id=build,path="$BUILD",security_model=none,multidevs=remap
+	-device virtio-9p-pci,fsdev=build,mount_tag=build
+	# Two virtio-net NICs joined by a QEMU hub: eth0 <-> eth1 through a
+	# real driver's NAPI path.
+	-netdev hubport,id=n0,hubid=0 -device virtio-net-pci,netdev=n0,romfile=
+	-netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,romfile=)
+
+if [ -z "$cmd" ]; then
+	exec "${qemu[@]}"
+fi
+
+# Splats that fail a run even when CMD succeeded.
+splats='Kernel panic|Oops:|BUG:|WARNING: CPU|------------\[ cut here \]|general protection fault'
+splats+='|possible circular locking|possible recursive locking|inconsistent lock state'
+splats+='|suspicious RCU usage|KASAN:|UBSAN:|kmemleak: [0-9]+ new suspected|hung_task|soft lockup|hard LOCKUP'
+splats+='|Call Trace:'
+
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log" |
+	grep -v --line-buffered -e '^@@testbed' -e 'hub 0 is not connected to host network' -e 'externally provided fw_cfg'
+qrc=${PIPESTATUS[0]}
+set -e
+
+tail_log() { say "--- last console lines ($log) ---"; tail -n "${1:-25}" "$log" | tr -d '\r'; say "---"; }
+
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	tail_log 40
+	die "guest ($flavour kernel) did not finish within ${timeout}s and was killed"
+fi
+status=$(tr -d '\r' <"$log" | sed -n 's/^@@testbed-exit \([0-9]*\)$/\1/p' | tail -n 1)
+found=$(tr -d '\r' <"$log" | grep -E -m 5 "$splats" || true)
+if [ -z "$status" ]; then
+	tail_log 40
+	[ -z "$found" ] || say "error: the $flavour kernel crashed: $(head -n 1 <<<"$found")" >&2
+	say "error: guest ($flavour kernel) ended without reporting an exit status (qemu exit $qrc)" >&2
+	exit 255
+fi
+if [ -n "$found" ]; then
+	say "error: the $flavour kernel reported a problem on the console:" >&2
+	say "$found" >&2
+	tail_log 40
+	[ "$status" -ne 0 ] || status=254
+fi
+exit "$status"

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dispatcher image is visible to the tools: its symbol is in
+ * /proc/kallsyms while a program is attached, and perf attributes samples
+ * to it while test runs go through it.
+ */
+#include <linux/if_link.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "xdp_count.skel.h"
+#include "xdp_mark.skel.h"
+
+#define IMAGE_SYM "bpf_dispatcher_xdp"
+
+int test_dispatcher_in_kallsyms(void)
+{
+	struct xdp_count *skel;
+	int link;
+	bool seen;
+
+	if (enter_netns() || veth_pair("tx0", "rx0"))
+		return KSFT_FAIL;
+	skel = xdp_count__open_and_load();
+	CHECK(skel, "loading xdp_count failed");
+	link = xdp_link(bpf_program__fd(skel->progs.xdp_count), ifindex_of("rx0"),
+			XDP_FLAGS_DRV_MODE);
+	CHECK(link >= 0, "attach failed");
+	seen = kallsyms_has(IMAGE_SYM);
+	close(link);
+	xdp_count__destroy(skel);
+	CHECK(seen, "%s is not in /proc/kallsyms while a program is attached", IMAGE_SYM);
+	return KSFT_PASS;
+}
+
+/* Count perf samples whose symbol is exactly @sym in @data. */
+static long perf_samples_in(const char *data, const char *sym)
+{
+	char cmd[256], line[512], name[256];
+	long n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "perf script -i %s -F ip,sym 2>/dev/null", data);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%*s %255s", name) == 1 && !strcmp(name, sym))
+			n++;
+	pclose(p);
+	return n;
+}
+
+int test_perf_samples_in_dispatcher(void)
+{
+	const char *data = "/tmp/dispatcher-perf.data";
+	unsigned char frame[TEST_FRAME_LEN];
+	struct xdp_mark *skel;
+	long runs = 0, samples;
+	int status, prog_fd;
+	pid_t perf;
+
+	skel = xdp_mark__open_and_load();
+	CHECK(skel, "loading xdp_mark failed");
+	prog_fd = bpf_program__fd(skel->progs.xdp_mark);
+	test_frame(frame, 0x7e57, 0);
+
+	perf = fork();
+	CHECK(perf >= 0, "fork: %m");
+	if (!perf) {
+		execlp("perf", "perf", "record", "-q", "-e", "cpu-clock", "-a",
+		       "-o", data, "--", "sleep", "4", NULL);
+		_exit(127);
+	}
+	usleep(500000);
+	/* Test runs with repeat > 1 go through the dispatcher. */
+	while (waitpid(perf, &status, WNOHANG) == 0) {
+		CHECK(!xdp_test_run(prog_fd, frame, sizeof(frame), NULL, 100000, NULL, NULL),
+		      "test run failed");
+		runs++;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "perf record failed (status %#x)", status);
+	samples = perf_samples_in(data, IMAGE_SYM);
+	diag("%ld test runs of 100000 repeats; perf samples in %s: %ld", runs,
+	     IMAGE_SYM, samples);
+	unlink(data);
+	xdp_mark__destroy(skel);
+	CHECK(samples > 0, "perf recorded no sample in %s", IMAGE_SYM);
+	return KSFT_PASS;
+}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Counts test frames and drops them; every other frame passes untouched. */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#define TEST_ETH_P 0x88b5
+
+__u64 frames;
+
+SEC("xdp")
+int xdp_count(struct xdp_md *ctx)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = (void *)(long)ctx->data;
+
+	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(TEST_ETH_P))
+		return XDP_PASS;
+	__sync_fetch_and_add(&frames, 1);
+	return XDP_DROP;
+}
+
+char _license[] SEC("license") = "GPL";

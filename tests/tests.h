@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The test registry: each test is a function run in a child process. */
+#ifndef TESTS_H
+#define TESTS_H
+
+#include "testlib.h"
+
+/* Exit codes, as kselftest's. */
+#define KSFT_PASS 0
+#define KSFT_FAIL 1
+#define KSFT_SKIP 4
+
+struct test {
+	const char *name;
+	int (*fn)(void);
+	int timeout_s;		/* 0: the runner's default */
+};
+
+/* Run the rest of the test in a network namespace of its own, so devices
+ * it makes vanish with it.
+ */
+int enter_netns(void);
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		diag(__VA_ARGS__);					\
+		return KSFT_FAIL;					\
+	}								\
+} while (0)
+
+int test_xdp_veth_native_counts(void);
+int test_xdp_virtio_native_counts(void);
+int test_xdp_test_run_repeat_1(void);
+int test_xdp_test_run_repeat_1000(void);
+int test_dispatcher_in_kallsyms(void);
+int test_perf_samples_in_dispatcher(void);
+
+#endif
