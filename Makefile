@@ -16,7 +16,7 @@ kernel_for_patched := kernel
 kernel_for_upstream := kernel-upstream
 guest_kernel := $(or $(kernel_for_$(KERNEL)),$(error KERNEL=$(KERNEL): use patched or upstream))
 
-.PHONY: help run test deps tree export kernel kernel-upstream tests vm check clean
+.PHONY: help run test test-debug kernel-debug deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile
@@ -36,8 +36,28 @@ kernel: tree
 kernel-upstream: tree
 	@testbed/kernel.sh upstream
 
-tests: deps
-	@$(MAKE) -s -C tests OUT=$(BUILD)/tests
+kernel-debug: tree
+	@testbed/kernel.sh debug
+
+progs: deps
+	@$(MAKE) -s -C progs OUT=$(BUILD)/progs
+
+tests: progs
+	@$(MAKE) -s -C tests OUT=$(BUILD)/tests SKEL=$(BUILD)/progs
+
+bench-bin: progs
+	@$(MAKE) -s -C bench OUT=$(BUILD)/bench SKEL=$(BUILD)/progs
+
+# Both kernels (and bpf_dispatcher=off) in one run: build/results/dispatcher.txt
+bench: kernel kernel-upstream bench-bin
+	@bench/run.sh
+
+# The emitter harness alone: a long fuzz, and real-CPU timings.
+fuzz: tree
+	@testbed/emitter.sh fuzz $${FUZZ_SECONDS:-600}
+
+bench-cpu: tree
+	@testbed/emitter.sh bench
 
 vm:
 	@testbed/vm.sh
@@ -45,9 +65,16 @@ vm:
 check: tree
 	@testbed/check.sh
 
+# Host first: a short fuzz of the emitter on the real CPU, then the guest.
 test: $(guest_kernel) tests
+	@[ "$(KERNEL)" != patched ] || testbed/emitter.sh fuzz $${FUZZ_SECONDS:-5}
 	@echo "==> running the tests in the guest ($(KERNEL) kernel)"
 	@CMD="$(BUILD)/tests/runner" VM_TIMEOUT=$${VM_TIMEOUT:-1800} testbed/vm.sh
+
+# The reliability tests on the debug kernel (KASAN, lockdep, kmemleak...).
+test-debug: kernel-debug tests
+	@echo "==> running the reliability tests in the guest (debug kernel)"
+	@KERNEL=debug CMD="$(CURDIR)/tests/debug-run.sh" VM_TIMEOUT=$${VM_TIMEOUT:-3600} testbed/vm.sh
 
 run: $(guest_kernel) tests
 	@echo "==> the dispatcher at work ($(KERNEL) kernel)"

@@ -11,17 +11,23 @@ if [ -n "$want" ] && [ "$version" != "$want" ]; then
 	say "warning: series/BASE says the series was tested on $SRC_PACKAGE $want; installed is $version"
 fi
 
-# A tree whose commits and diffs already match series/ and the installed
-# source needs nothing.
-if tree_has_git; then
-	if [ "$(git -C "$TREE" config testbed.source-version || true)" = "$version" ] &&
-	   [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no | head -1)" ] &&
-	   [ "$(tree_patch_ids)" = "$(series_patch_ids)" ]; then
-		say "build/linux is up to date: $SRC_PACKAGE $version + $(git -C "$TREE" rev-list --count base..HEAD) patches"
-		exit 0
+# A tree that already holds every patch of series/ on the installed source
+# is used as it is: exactly the series, or the series plus a developer's
+# work in progress (said, so it gets exported).
+if tree_has_git && [ "$(git -C "$TREE" config testbed.source-version || true)" = "$version" ] &&
+   [ -z "$(comm -13 <(tree_patch_ids) <(series_patch_ids))" ]; then
+	n=$(git -C "$TREE" rev-list --count base..HEAD)
+	extra=$(comm -23 <(tree_patch_ids) <(series_patch_ids) | wc -l)
+	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no | wc -l)
+	if [ "$extra" -eq 0 ] && [ "$dirty" -eq 0 ]; then
+		say "build/linux is up to date: $SRC_PACKAGE $version + $n patches"
+	else
+		say "warning: build/linux holds work not in series/ ($extra commits, $dirty changed files): building it as it is; 'make export' saves it"
 	fi
-	guard_tree_work "rebuild it from series/"
+	exit 0
 fi
+# Otherwise the tree must be remade from series/: never over unexported work.
+guard_tree_work "rebuild it from series/"
 
 if [ "$(git -C "$TREE" config testbed.source-version 2>/dev/null || true)" != "$version" ]; then
 	step "extracting $SRC_TARBALL ($SRC_PACKAGE $version) into build/linux"

@@ -63,7 +63,15 @@ append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
 append+=" init=$TOP/testbed/guest-init panic=-1 testbed.top=$TOP testbed.build=$BUILD"
 append+=" ${VM_APPEND:-}"
 
-qemu=(qemu-system-x86_64 -machine accel=$accel -cpu $cpu -smp 2 -m "$mem"
+# Single-threaded TCG: with one host thread per vCPU (thread=multi), QEMU
+# 7.2 can keep a translation of kernel text that another vCPU is patching
+# with text_poke_bp(), and the guest later traps on a stale int3 ("Oops:
+# int3" at a static call site); the dispatcher tests hit it within a second.
+# One thread interleaves the vCPUs and never does.
+accel_opts=$accel
+[ "$accel" = tcg ] && accel_opts+=",thread=${VM_TCG_THREAD:-single}"
+
+qemu=(qemu-system-x86_64 -accel "$accel_opts" -cpu $cpu -smp 2 -m "$mem"
 	-nographic -no-reboot -kernel "$image" -append "$append"
 	# No SeaBIOS or iPXE chatter on the serial console.
 	-fw_cfg name=etc/sercon-port,string=0

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +36,19 @@ int test_dispatcher_in_kallsyms(void)
 	xdp_count__destroy(skel);
 	CHECK(seen, "%s is not in /proc/kallsyms while a program is attached", IMAGE_SYM);
 	return KSFT_PASS;
+}
+
+static int wait_file_size(const char *path, off_t size, int timeout_ms)
+{
+	uint64_t deadline = now_ns() + timeout_ms * 1000000ull;
+	struct stat st;
+
+	while (stat(path, &st) || st.st_size < size) {
+		if (now_ns() > deadline)
+			return -1;
+		usleep(20000);
+	}
+	return 0;
 }
 
 /* Count perf samples whose symbol is exactly @sym in @data. */
@@ -68,6 +82,7 @@ int test_perf_samples_in_dispatcher(void)
 	CHECK(skel, "loading xdp_mark failed");
 	prog_fd = bpf_program__fd(skel->progs.xdp_mark);
 	test_frame(frame, 0x7e57, 0);
+	unlink(data);
 
 	perf = fork();
 	CHECK(perf >= 0, "fork: %m");
@@ -76,6 +91,10 @@ int test_perf_samples_in_dispatcher(void)
 		       "-o", data, "--", "sleep", "4", NULL);
 		_exit(127);
 	}
+	/* The image is made by the first test run: perf must be recording by
+	 * then, or it learns of the image only from /proc/kallsyms.
+	 */
+	CHECK(!wait_file_size(data, 1, 20000), "perf record did not start");
 	usleep(500000);
 	/* Test runs with repeat > 1 go through the dispatcher. */
 	while (waitpid(perf, &status, WNOHANG) == 0) {

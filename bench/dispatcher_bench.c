@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dispatcher benchmarks, run in the guest once per kernel: prints one
+ * "name value" line per figure (medians), for bench/run.sh to tabulate.
+ *
+ *   xdp_perf_ns.N       ns per run of a trivial XDP program under
+ *                       BPF_PROG_TEST_RUN, with N other programs attached
+ *   attach_detach_us    one native XDP attach + detach on a veth
+ *   test_run_us.R       one BPF_PROG_TEST_RUN call with repeat R (1, 2),
+ *                       for a program attached nowhere
+ *   parallel_calls_per_s.P  repeat=2 test runs per second, P processes
+ */
+#include <linux/if_link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "dispatcher.h"
+#include "testlib.h"
+#include "xdp_count.skel.h"
+#include "xdp_pass.skel.h"
+
+#define SAMPLES 7
+static const int others[] = { 0, 1, 47, 48, 49, 1024 };
+#define MAX_OTHERS 1024
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The kernel's own ns/run for @repeat runs, median of SAMPLES calls. */
+static double xdp_perf(int prog_fd, uint32_t repeat)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+	double v[SAMPLES];
+	uint32_t ns;
+	int i;
+
+	test_frame(frame, 0, 0);
+	for (i = 0; i < SAMPLES; i++) {
+		if (xdp_test_run(prog_fd, frame, sizeof(frame), NULL, repeat, NULL, &ns))
+			return -1;
+		v[i] = ns;
+	}
+	return median(v, SAMPLES);
+}
+
+/* Wall-clock microseconds of one test-run call, median of @n. */
+static double test_run_us(int prog_fd, uint32_t repeat, int n)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+	double v[256];
+	uint64_t t;
+	int i;
+
+	test_frame(frame, 0, 0);
+	for (i = 0; i < n; i++) {
+		t = now_ns();
+		if (xdp_test_run(prog_fd, frame, sizeof(frame), NULL, repeat, NULL, NULL))
+			return -1;
+		v[i] = (now_ns() - t) / 1e3;
+	}
+	return median(v, n);
+}
+
+static double attach_detach_us(int prog_fd, int ifindex, int n)
+{
+	double v[256];
+	uint64_t t;
+	int i, link;
+
+	for (i = 0; i < n; i++) {
+		t = now_ns();
+		link = xdp_link(prog_fd, ifindex, XDP_FLAGS_DRV_MODE);
+		if (link < 0)
+			return -1;
+		close(link);
+		v[i] = (now_ns() - t) / 1e3;
+	}
+	return median(v, n);
+}
+
+/* @procs processes doing repeat=2 test runs for @secs; calls per second. */
+static double parallel_calls(int prog_fd, int procs, int secs)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+	int fds[2], i, status;
+	long total = 0, calls;
+
+	if (pipe(fds))
+		return -1;
+	test_frame(frame, 0, 0);
+	for (i = 0; i < procs; i++) {
+		if (fork() == 0) {
+			uint64_t end = now_ns() + secs * 1000000000ull;
+
+			calls = 0;
+			while (now_ns() < end) {
+				if (xdp_test_run(prog_fd, frame, sizeof(frame), NULL, 2, NULL, NULL))
+					_exit(1);
+				calls++;
+			}
+			if (write(fds[1], &calls, sizeof(calls)) != sizeof(calls))
+				_exit(1);
+			_exit(0);
+		}
+	}
+	close(fds[1]);
+	while (read(fds[0], &calls, sizeof(calls)) == sizeof(calls))
+		total += calls;
+	close(fds[0]);
+	while (wait(&status) > 0)
+		;
+	return (double)total / secs;
+}
+
+int main(void)
+{
+	static struct xdp_count *other[MAX_OTHERS];
+	struct xdp_pass *tested;
+	int n = 0, i, prog_fd, link;
+	char dev[16];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (want_fds(8 * MAX_OTHERS) || dummy_devs("bd", MAX_OTHERS) || veth_pair("lat0", "lat1"))
+		return 1;
+	tested = xdp_pass__open_and_load();
+	if (!tested)
+		return 1;
+	prog_fd = bpf_program__fd(tested->progs.xdp_pass);
+
+	/* Updates first, with nothing else attached. */
+	printf("attach_detach_us %.1f\n", attach_detach_us(prog_fd, ifindex_of("lat1"), 101));
+	printf("test_run_us.1 %.1f\n", test_run_us(prog_fd, 1, 101));
+	printf("test_run_us.2 %.1f\n", test_run_us(prog_fd, 2, 101));
+	printf("parallel_calls_per_s.1 %.0f\n", parallel_calls(prog_fd, 1, 3));
+	printf("parallel_calls_per_s.4 %.0f\n", parallel_calls(prog_fd, 4, 3));
+
+	/* xdp_perf with more and more other programs attached. */
+	for (i = 0; i < (int)(sizeof(others) / sizeof(others[0])); i++) {
+		for (; n < others[i]; n++) {
+			other[n] = xdp_count__open_and_load();
+			if (!other[n])
+				return 1;
+			snprintf(dev, sizeof(dev), "bd%d", n);
+			link = xdp_link(bpf_program__fd(other[n]->progs.xdp_count),
+					ifindex_of(dev), XDP_FLAGS_SKB_MODE);
+			if (link < 0)
+				return 1;
+			/* the link stays, and keeps the program, until exit */
+		}
+		printf("xdp_perf_ns.%d %.1f\n", n, xdp_perf(prog_fd, 100000));
+	}
+	return 0;
+}

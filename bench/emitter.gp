@@ -1,0 +1,19 @@
+# Draws build/results/emitter.csv: ns per call against N, one panel per
+# call pattern, the dispatcher against the retpoline and a direct call.
+# gnuplot -e "csv='...'; out='...'" emitter.gp
+set datafile separator ","
+set terminal pngcairo size 1400,900 font ",10"
+set output out
+set multiplot layout 2,2 title "BPF dispatcher image on the host CPU (ns per call, lower is better)"
+set logscale x 2
+set xlabel "programs in the dispatcher (N)"
+set ylabel "ns per call"
+set key top left
+set grid
+do for [p in "same round-robin random zipf"] {
+	set title p
+	plot csv using ($2 eq p ? $1 : NaN):3 with linespoints lw 2 title "dispatcher", \
+	     csv using ($2 eq p ? $1 : NaN):4 with linespoints lw 2 title "retpoline call", \
+	     csv using ($2 eq p ? $1 : NaN):6 with linespoints lw 2 title "direct call"
+}
+unset multiplot

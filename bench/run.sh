@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# make bench: run bench/dispatcher_bench in the guest on the upstream
+# kernel, the patched kernel, and the patched kernel booted with
+# bpf_dispatcher=off; tabulate into build/results/dispatcher.txt.
+set -euo pipefail
+. "$(dirname "$0")/../testbed/lib.sh"
+
+results=$BUILD/results
+mkdir -p "$results"
+bench=$BUILD/bench/dispatcher_bench
+
+run() {	# run NAME KERNEL [APPEND]
+	local name=$1 out=$results/bench-$1.txt
+	step "benchmark on the $name kernel"
+	KERNEL=$2 VM_APPEND=${3:-} CMD="$bench >$out.tmp" VM_TIMEOUT=1800 \
+		"$TOP/testbed/vm.sh" >/dev/null || die "the benchmark failed on the $name kernel"
+	mv "$out.tmp" "$out"
+}
+run upstream upstream
+run patched patched
+run off patched bpf_dispatcher=off
+
+val() { awk -v k="$2" '$1 == k { print $2 }' "$results/bench-$1.txt"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+{
+	echo "Dispatcher benchmarks, $(date -u +%F), QEMU TCG (emulated: compare ratios only)"
+	echo
+	printf '%-34s %12s %12s %12s %10s\n' "figure" "upstream" "patched" "disp=off" "up/patched"
+	for k in attach_detach_us test_run_us.1 test_run_us.2 parallel_calls_per_s.1 \
+		 parallel_calls_per_s.4 xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
+		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024; do
+		u=$(val upstream "$k"); p=$(val patched "$k"); o=$(val off "$k")
+		printf '%-34s %12s %12s %12s %10s\n' "$k" "$u" "$p" "$o" "$(ratio "$u" "$p")"
+	done
+	echo
+	echo "xdp_perf_ns.N: ns/run of a trivial XDP program with N other programs attached"
+	echo "test_run_us.R: one BPF_PROG_TEST_RUN call, repeat R, program attached nowhere"
+	echo "parallel_calls_per_s.P: repeat=2 test runs per second from P processes"
+} | tee "$results/dispatcher.txt"

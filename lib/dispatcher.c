@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading the dispatcher's debugfs file, and making many devices at once. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "dispatcher.h"
+#include "testlib.h"
+
+bool dispatcher_present(void)
+{
+	struct stat st;
+
+	return !stat(DISPATCHER_DEBUGFS, &st) && S_ISDIR(st.st_mode);
+}
+
+void dispatcher_state_free(struct dispatcher_state *st)
+{
+	free(st->entries);
+	memset(st, 0, sizeof(*st));
+}
+
+int dispatcher_read(const char *name, struct dispatcher_state *st)
+{
+	char path[256], line[512], direct[8];
+	unsigned long cap = 0;
+	uint32_t id;
+	FILE *f;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(path, sizeof(path), "%s/%s", DISPATCHER_DEBUGFS, name);
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT && dispatcher_present() ? 0 : -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "image %*s size %lu", &st->image_size) == 1 ||
+		    sscanf(line, "progs %lu", &st->progs) == 1 ||
+		    sscanf(line, "updates %lu", &st->updates) == 1 ||
+		    sscanf(line, "failed %lu", &st->failed) == 1)
+			continue;
+		if (sscanf(line, "prog id %u tag %*s name %*s addr %*s direct %7s",
+			   &id, direct) != 2) {
+			diag("%s: unexpected line: %s", path, line);
+			continue;
+		}
+		if (st->nr == cap) {
+			cap = cap ? 2 * cap : 64;
+			st->entries = realloc(st->entries, cap * sizeof(*st->entries));
+			if (!st->entries) {
+				fclose(f);
+				return -1;
+			}
+		}
+		st->entries[st->nr].id = id;
+		st->entries[st->nr].direct = !strcmp(direct, "yes");
+		st->nr++;
+	}
+	fclose(f);
+	return 0;
+}
+
+bool dispatcher_lists(const struct dispatcher_state *st, uint32_t id, bool *direct)
+{
+	unsigned long i;
+
+	for (i = 0; i < st->nr; i++) {
+		if (st->entries[i].id == id) {
+			if (direct)
+				*direct = st->entries[i].direct;
+			return true;
+		}
+	}
+	return false;
+}
+
+int dummy_devs(const char *prefix, int n)
+{
+	const char *path = "/tmp/dummy-devs.batch";
+	FILE *f = fopen(path, "w");
+	int i, err;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < n; i++)
+		fprintf(f, "link add %s%d type dummy\nlink set dev %s%d up\n",
+			prefix, i, prefix, i);
+	fclose(f);
+	err = run_cmd("ip -batch %s", path);
+	unlink(path);
+	return err;
+}
+
+int want_fds(long n)
+{
+	struct rlimit rl = { .rlim_cur = n, .rlim_max = n };
+
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		diag("setrlimit(RLIMIT_NOFILE, %ld): %m", n);
+		return -1;
+	}
+	return 0;
+}
+
+uint32_t prog_id(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return 0;
+	return info.id;
+}

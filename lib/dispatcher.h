@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The dispatcher as userspace sees it: its debugfs file, and many programs. */
+#ifndef DISPATCHER_H
+#define DISPATCHER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DISPATCHER_DEBUGFS "/sys/kernel/debug/bpf_dispatcher"
+
+struct dispatcher_prog {
+	uint32_t id;
+	bool direct;
+};
+
+struct dispatcher_state {
+	unsigned long image_size;
+	unsigned long progs;
+	unsigned long updates;
+	unsigned long failed;
+	unsigned long nr;		/* entries parsed */
+	struct dispatcher_prog *entries;
+};
+
+/* Does this kernel have the series' dispatcher (its debugfs directory)? */
+bool dispatcher_present(void);
+
+/* Parse /sys/kernel/debug/bpf_dispatcher/@name; 0 or -1. An absent file
+ * (the dispatcher never used yet) reads as empty.
+ */
+int dispatcher_read(const char *name, struct dispatcher_state *st);
+void dispatcher_state_free(struct dispatcher_state *st);
+
+/* Is program @id listed, and with a direct jump? */
+bool dispatcher_lists(const struct dispatcher_state *st, uint32_t id, bool *direct);
+
+/* Make @n dummy devices @prefix0..@prefix(n-1), up, with one ip -batch. */
+int dummy_devs(const char *prefix, int n);
+
+/* Raise RLIMIT_NOFILE so a test can hold @n descriptors. */
+int want_fds(long n);
+
+uint32_t prog_id(int prog_fd);
+
+#endif

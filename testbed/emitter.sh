@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The real-CPU harness of the series (tools/testing/bpf_dispatcher), on the
+# host: builds it from build/linux, then
+#   emitter.sh fuzz SECONDS    fuzz the emitter (ASan, UBSan)
+#   emitter.sh bench           ns per call -> build/results/emitter.{csv,png}
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+harness=$TREE/tools/testing/bpf_dispatcher
+if [ ! -f "$harness/Makefile" ]; then
+	say "skip: the series has no tools/testing/bpf_dispatcher in build/linux"
+	exit 0
+fi
+make -s -C "$harness" >/dev/null || die "building the emitter harness failed"
+
+case ${1:-} in
+fuzz)
+	step "fuzzing the dispatcher emitter on the host CPU for ${2:-5} s"
+	"$harness/dispatcher_fuzz" fuzz -t "${2:-5}" ${SEED:+-s "$SEED"}
+	;;
+bench)
+	results=$BUILD/results
+	mkdir -p "$results"
+	step "timing dispatcher images on the host CPU (about a minute)"
+	"$harness/dispatcher_bench" bench -o "$results/emitter.csv" | tee "$results/emitter.txt"
+	gnuplot -e "csv='$results/emitter.csv'; out='$results/emitter.png'" "$TOP/bench/emitter.gp"
+	say "written: $results/emitter.csv, emitter.txt, emitter.png"
+	;;
+*)
+	die "usage: emitter.sh fuzz [SECONDS] | bench"
+	;;
+esac

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation failures on the dispatcher's update path never fail an
+ * attach: fail-nth fails the 1st, 2nd, ... allocation of an XDP attach in
+ * turn. An attach that fails is one whose failure came before the
+ * dispatcher (the link, the driver); an attach that succeeds must run its
+ * program correctly, through the old image or the indirect call, and at
+ * least one must have succeeded past a failure inside the dispatcher (its
+ * "failed" counter rises).
+ */
+#include <fcntl.h>
+#include <linux/if_link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "tests.h"
+#include "dispatcher.h"
+#include "xdp_mark.skel.h"
+
+#define MAX_NTH 200
+#define FRAMES 50
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Let failslab and fail_page_alloc fail GFP_KERNEL and order-0 requests,
+ * only where fail-nth says, and without printing a stack each time.
+ */
+static int setup_fault_attrs(void)
+{
+	static const char *const knobs[][2] = {
+		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/failslab/verbose", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (write_file(knobs[i][0], knobs[i][1]))
+			return -1;
+	return 0;
+}
+
+static int fail_nth_fd(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/thread-self/fail-nth");
+	return open(path, O_RDWR);
+}
+
+/* The program, attached natively on rx0: test run and real frames. */
+static int runs_right(struct xdp_mark *skel, uint32_t mark)
+{
+	unsigned char in[TEST_FRAME_LEN], out[TEST_FRAME_LEN];
+	uint64_t before = skel->bss->runs;
+	uint32_t retval = 0;
+
+	test_frame(in, 0x7e57, 0);
+	if (xdp_test_run(bpf_program__fd(skel->progs.xdp_mark), in, sizeof(in), out, 2,
+			 &retval, NULL) || retval != XDP_TX ||
+	    ((uint32_t *)(out + 14))[2] != mark)
+		return -1;
+	before += 2;
+	if (send_frames("tx0", FRAMES, 0x7e57, NULL, 0) != FRAMES)
+		return -1;
+	return wait_counter(&skel->bss->runs, before + FRAMES, 5000) == before + FRAMES ? 0 : -1;
+}
+
+int test_dispatcher_fault_injection(void)
+{
+	int nth, fd, link, failed_attach = 0, survived = 0, ret = KSFT_FAIL;
+	struct dispatcher_state st;
+	unsigned long failed_before, failed_after;
+	char buf[32];
+
+	if (!dispatcher_present()) {
+		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
+		return KSFT_SKIP;
+	}
+	if (access("/proc/thread-self/fail-nth", F_OK) || setup_fault_attrs()) {
+		diag("no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
+		return KSFT_SKIP;
+	}
+	if (enter_netns() || veth_pair("tx0", "rx0"))
+		return KSFT_FAIL;
+
+	for (nth = 1; nth <= MAX_NTH; nth++) {
+		/* A program new to the dispatcher: its attach needs a new image. */
+		struct xdp_mark *skel = xdp_mark__open();
+
+		if (!skel)
+			return KSFT_FAIL;
+		skel->rodata->mark = nth;
+		if (xdp_mark__load(skel)) {
+			xdp_mark__destroy(skel);
+			return KSFT_FAIL;
+		}
+		if (dispatcher_read("xdp", &st))
+			return KSFT_FAIL;
+		failed_before = st.failed;
+		dispatcher_state_free(&st);
+
+		fd = fail_nth_fd();
+		snprintf(buf, sizeof(buf), "%d", nth);
+		if (fd < 0 || write(fd, buf, strlen(buf)) < 0) {
+			diag("fail-nth: %m");
+			return KSFT_FAIL;
+		}
+		link = bpf_link_create(bpf_program__fd(skel->progs.xdp_mark), ifindex_of("rx0"),
+				       BPF_XDP, &(struct bpf_link_create_opts){
+						.sz = sizeof(struct bpf_link_create_opts),
+						.flags = XDP_FLAGS_DRV_MODE });
+		/* What is left of the count says whether a failure was injected. */
+		memset(buf, 0, sizeof(buf));
+		if (pread(fd, buf, sizeof(buf) - 1, 0) < 0 || write(fd, "0", 1) != 1) {
+			diag("fail-nth: %m");
+			return KSFT_FAIL;
+		}
+		close(fd);
+
+		if (dispatcher_read("xdp", &st))
+			return KSFT_FAIL;
+		failed_after = st.failed;
+		dispatcher_state_free(&st);
+
+		if (link < 0) {
+			failed_attach++;
+		} else {
+			if (runs_right(skel, nth)) {
+				diag("fail-nth %d: attached, but the program did not run right", nth);
+				close(link);
+				xdp_mark__destroy(skel);
+				return KSFT_FAIL;
+			}
+			if (failed_after > failed_before)
+				survived++;
+			close(link);
+		}
+		xdp_mark__destroy(skel);
+		if (atoi(buf) > 0) {
+			/* No allocation left to fail: every one was tried. */
+			diag("%d allocations in an attach: %d attaches failed before the dispatcher, %d succeeded past a dispatcher failure",
+			     nth - 1, failed_attach, survived);
+			ret = survived > 0 ? KSFT_PASS : KSFT_FAIL;
+			break;
+		}
+	}
+	if (nth > MAX_NTH)
+		diag("more than %d allocations in one attach", MAX_NTH);
+	return ret;
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dispatcher has no program cap: at 1, 2, 47, 48, 49, 100 and 1024
+ * attached XDP programs, each program's test run returns its own mark, the
+ * newest one also sees real traffic on a veth pair, and the debugfs file
+ * lists exactly the attached set, every program with a direct jump.
+ */
+#include <linux/if_link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "dispatcher.h"
+#include "xdp_mark.skel.h"
+
+#define MAX_PROGS 1024
+#define TRAFFIC 100
+
+static const int checkpoints[] = { 1, 2, 47, 48, 49, 100, MAX_PROGS };
+
+/* Wait until the file lists exactly @ids (and each directly); 0 if so. */
+static int expect_set(const uint32_t *ids, int n, int timeout_ms)
+{
+	struct dispatcher_state st;
+	uint64_t deadline = now_ns() + timeout_ms * 1000000ull;
+	int i, missing, indirect;
+
+	for (;;) {
+		if (dispatcher_read("xdp", &st))
+			return -1;
+		missing = indirect = 0;
+		for (i = 0; i < n; i++) {
+			bool direct = false;
+
+			if (!dispatcher_lists(&st, ids[i], &direct))
+				missing++;
+			else if (!direct)
+				indirect++;
+		}
+		if (!missing && !indirect && st.nr == (unsigned long)n && st.progs == (unsigned long)n) {
+			dispatcher_state_free(&st);
+			return 0;
+		}
+		if (now_ns() > deadline) {
+			diag("debugfs: %lu listed (progs %lu), want %d: %d missing, %d without a direct jump",
+			     st.nr, st.progs, n, missing, indirect);
+			dispatcher_state_free(&st);
+			return -1;
+		}
+		dispatcher_state_free(&st);
+		usleep(20000);
+	}
+}
+
+static int image_gone(int timeout_ms)
+{
+	uint64_t deadline = now_ns() + timeout_ms * 1000000ull;
+	struct dispatcher_state st;
+	unsigned long size;
+
+	do {
+		if (dispatcher_read("xdp", &st))
+			return -1;
+		size = st.image_size;
+		dispatcher_state_free(&st);
+		if (!size)
+			return 0;
+		usleep(50000);
+	} while (now_ns() < deadline);
+	diag("an image of %lu bytes is still in force with no program", size);
+	return -1;
+}
+
+/* Test run of program @i: XDP_TX and its own mark in the packet. */
+static int check_test_run(struct xdp_mark *skel, uint32_t mark)
+{
+	unsigned char in[TEST_FRAME_LEN], out[TEST_FRAME_LEN];
+	uint32_t retval = 0;
+
+	test_frame(in, 0x7e57, 0);
+	/* repeat > 1: the run goes through the dispatcher */
+	if (xdp_test_run(bpf_program__fd(skel->progs.xdp_mark), in, sizeof(in), out,
+			 2, &retval, NULL))
+		return -1;
+	if (retval != XDP_TX || ((uint32_t *)(out + 14))[2] != mark) {
+		diag("program %u: retval %u mark %#x", mark, retval, ((uint32_t *)(out + 14))[2]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Real frames through rx0's native XDP reach program @skel, all of them. */
+static int check_traffic(struct xdp_mark *skel)
+{
+	uint64_t before = skel->bss->runs;
+	int link;
+	long sent;
+
+	link = xdp_link(bpf_program__fd(skel->progs.xdp_mark), ifindex_of("rx0"),
+			XDP_FLAGS_DRV_MODE);
+	if (link < 0)
+		return -1;
+	sent = send_frames("tx0", TRAFFIC, 0x7e57, NULL, 0);
+	wait_counter(&skel->bss->runs, before + TRAFFIC, 5000);
+	usleep(100000);
+	close(link);
+	if (sent != TRAFFIC || skel->bss->runs != before + TRAFFIC) {
+		diag("traffic: sent %ld, program %u ran %llu times", sent, skel->rodata->mark,
+		     (unsigned long long)(skel->bss->runs - before));
+		return -1;
+	}
+	return 0;
+}
+
+int test_dispatcher_no_cap(void)
+{
+	static struct xdp_mark *skels[MAX_PROGS];
+	static uint32_t ids[MAX_PROGS];
+	static int links[MAX_PROGS];
+	int n = 0, c, i, ret = KSFT_FAIL;
+	uint64_t t0 = now_ns();
+	char dev[16];
+
+	if (!dispatcher_present()) {
+		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
+		return KSFT_SKIP;
+	}
+	if (enter_netns() || want_fds(8 * MAX_PROGS) || dummy_devs("nd", MAX_PROGS) ||
+	    veth_pair("tx0", "rx0"))
+		return KSFT_FAIL;
+	diag("%d dummy devices in %.1f s", MAX_PROGS, (now_ns() - t0) / 1e9);
+
+	for (c = 0; c < (int)(sizeof(checkpoints) / sizeof(checkpoints[0])); c++) {
+		t0 = now_ns();
+		for (; n < checkpoints[c]; n++) {
+			skels[n] = xdp_mark__open();
+			if (!skels[n])
+				goto out;
+			skels[n]->rodata->mark = n;
+			if (xdp_mark__load(skels[n])) {
+				xdp_mark__destroy(skels[n]);
+				goto out;
+			}
+			ids[n] = prog_id(bpf_program__fd(skels[n]->progs.xdp_mark));
+			snprintf(dev, sizeof(dev), "nd%d", n);
+			links[n] = xdp_link(bpf_program__fd(skels[n]->progs.xdp_mark),
+					    ifindex_of(dev), XDP_FLAGS_SKB_MODE);
+			if (links[n] < 0) {
+				xdp_mark__destroy(skels[n]);
+				goto out;
+			}
+		}
+		diag("%d programs attached (%.1f s)", n, (now_ns() - t0) / 1e9);
+		if (expect_set(ids, n, 20000))
+			goto out;
+		for (i = 0; i < n; i++)
+			if (check_test_run(skels[i], i))
+				goto out;
+		if (check_traffic(skels[n - 1]))
+			goto out;
+		diag("%d programs: debugfs lists all with direct jumps; %d test runs and %d frames reached the right program",
+		     n, n, TRAFFIC);
+	}
+
+	/* All detached: nothing listed at once; the image trimmed away soon. */
+	for (i = n - 1; i >= 0; i--)
+		close(links[i]);
+	ret = expect_set(NULL, 0, 20000) || image_gone(10000) ? KSFT_FAIL : KSFT_PASS;
+	for (i = 0; i < n; i++)
+		xdp_mark__destroy(skels[i]);
+	return ret;
+out:
+	for (i = 0; i < n; i++) {
+		close(links[i]);
+		xdp_mark__destroy(skels[i]);
+	}
+	return ret;
+}
