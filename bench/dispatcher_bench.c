@@ -5,12 +5,17 @@
  *
  *   xdp_perf_ns.N       ns per run of a trivial XDP program under
  *                       BPF_PROG_TEST_RUN, with N other programs attached
- *   attach_detach_us    one native XDP attach + detach on a veth
+ *   attach_detach_us    one native XDP attach + detach on a veth, the
+ *                       same program each time
+ *   attach_detach_new_us  the same, a program new to the dispatcher each
+ *                       time (every attach needs a new image)
  *   test_run_us.R       one BPF_PROG_TEST_RUN call with repeat R (1, 2),
  *                       for a program attached nowhere
+ *   test_run_new_us.2   the same with repeat 2, a new program each call
  *   parallel_calls_per_s.P  repeat=2 test runs per second, P processes
  */
 #include <linux/if_link.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +31,7 @@
 #define SAMPLES 7
 static const int others[] = { 0, 1, 47, 48, 49, 1024 };
 #define MAX_OTHERS 1024
+#define FRESH 202	/* two sets of 101 */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -57,8 +63,10 @@ static double xdp_perf(int prog_fd, uint32_t repeat)
 	return median(v, SAMPLES);
 }
 
-/* Wall-clock microseconds of one test-run call, median of @n. */
-static double test_run_us(int prog_fd, uint32_t repeat, int n)
+/* Wall-clock microseconds of one test-run call, median of @n; the
+ * programs in @fds in turn if @each, else always @fds[0].
+ */
+static double test_run_us(const int *fds, bool each, uint32_t repeat, int n)
 {
 	unsigned char frame[TEST_FRAME_LEN];
 	double v[256];
@@ -68,14 +76,16 @@ static double test_run_us(int prog_fd, uint32_t repeat, int n)
 	test_frame(frame, 0, 0);
 	for (i = 0; i < n; i++) {
 		t = now_ns();
-		if (xdp_test_run(prog_fd, frame, sizeof(frame), NULL, repeat, NULL, NULL))
+		if (xdp_test_run(fds[each ? i : 0], frame, sizeof(frame), NULL, repeat,
+				 NULL, NULL))
 			return -1;
 		v[i] = (now_ns() - t) / 1e3;
 	}
 	return median(v, n);
 }
 
-static double attach_detach_us(int prog_fd, int ifindex, int n)
+/* With @fds of n programs, or one program @fds[0] every time if !@each. */
+static double attach_detach_us(const int *fds, bool each, int ifindex, int n)
 {
 	double v[256];
 	uint64_t t;
@@ -83,7 +93,7 @@ static double attach_detach_us(int prog_fd, int ifindex, int n)
 
 	for (i = 0; i < n; i++) {
 		t = now_ns();
-		link = xdp_link(prog_fd, ifindex, XDP_FLAGS_DRV_MODE);
+		link = xdp_link(fds[each ? i : 0], ifindex, XDP_FLAGS_DRV_MODE);
 		if (link < 0)
 			return -1;
 		close(link);
@@ -129,6 +139,8 @@ static double parallel_calls(int prog_fd, int procs, int secs)
 int main(void)
 {
 	static struct xdp_count *other[MAX_OTHERS];
+	static struct xdp_pass *fresh[FRESH];
+	static int fresh_fd[FRESH];
 	struct xdp_pass *tested;
 	int n = 0, i, prog_fd, link;
 	char dev[16];
@@ -140,11 +152,21 @@ int main(void)
 	if (!tested)
 		return 1;
 	prog_fd = bpf_program__fd(tested->progs.xdp_pass);
+	/* Programs the dispatcher has never seen, one per measured call. */
+	for (i = 0; i < FRESH; i++) {
+		fresh[i] = xdp_pass__open_and_load();
+		if (!fresh[i])
+			return 1;
+		fresh_fd[i] = bpf_program__fd(fresh[i]->progs.xdp_pass);
+	}
 
 	/* Updates first, with nothing else attached. */
-	printf("attach_detach_us %.1f\n", attach_detach_us(prog_fd, ifindex_of("lat1"), 101));
-	printf("test_run_us.1 %.1f\n", test_run_us(prog_fd, 1, 101));
-	printf("test_run_us.2 %.1f\n", test_run_us(prog_fd, 2, 101));
+	printf("attach_detach_us %.1f\n", attach_detach_us(&prog_fd, false, ifindex_of("lat1"), 101));
+	printf("attach_detach_new_us %.1f\n",
+	       attach_detach_us(fresh_fd, true, ifindex_of("lat1"), FRESH / 2));
+	printf("test_run_us.1 %.1f\n", test_run_us(&prog_fd, false, 1, 101));
+	printf("test_run_us.2 %.1f\n", test_run_us(&prog_fd, false, 2, 101));
+	printf("test_run_new_us.2 %.1f\n", test_run_us(fresh_fd + FRESH / 2, true, 2, FRESH / 2));
 	printf("parallel_calls_per_s.1 %.0f\n", parallel_calls(prog_fd, 1, 3));
 	printf("parallel_calls_per_s.4 %.0f\n", parallel_calls(prog_fd, 4, 3));
 

@@ -12,8 +12,9 @@ set key top left
 set grid
 do for [p in "same round-robin random zipf"] {
 	set title p
-	plot csv using ($2 eq p ? $1 : NaN):3 with linespoints lw 2 title "dispatcher", \
-	     csv using ($2 eq p ? $1 : NaN):4 with linespoints lw 2 title "retpoline call", \
-	     csv using ($2 eq p ? $1 : NaN):6 with linespoints lw 2 title "direct call"
+	rows = sprintf("< grep ',%s,' '%s'", p, csv)
+	plot rows using 1:3 with linespoints lw 2 title "dispatcher", \
+	     rows using 1:4 with linespoints lw 2 title "retpoline call", \
+	     rows using 1:6 with linespoints lw 2 title "direct call"
 }
 unset multiplot

@@ -21,20 +21,29 @@ run patched patched
 run off patched bpf_dispatcher=off
 
 val() { awk -v k="$2" '$1 == k { print $2 }' "$results/bench-$1.txt"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+# How many times better patched is: cost upstream/patched, rate patched/upstream.
+gain() {
+	case $1 in
+	*per_s*) awk -v a="$3" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }' ;;
+	*) awk -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }' ;;
+	esac
+}
 
 {
 	echo "Dispatcher benchmarks, $(date -u +%F), QEMU TCG (emulated: compare ratios only)"
 	echo
-	printf '%-34s %12s %12s %12s %10s\n' "figure" "upstream" "patched" "disp=off" "up/patched"
-	for k in attach_detach_us test_run_us.1 test_run_us.2 parallel_calls_per_s.1 \
+	printf '%-34s %12s %12s %12s %10s\n' "figure" "upstream" "patched" "disp=off" "gain"
+	for k in attach_detach_us attach_detach_new_us test_run_us.1 test_run_us.2 \
+		 test_run_new_us.2 parallel_calls_per_s.1 \
 		 parallel_calls_per_s.4 xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
 		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024; do
 		u=$(val upstream "$k"); p=$(val patched "$k"); o=$(val off "$k")
-		printf '%-34s %12s %12s %12s %10s\n' "$k" "$u" "$p" "$o" "$(ratio "$u" "$p")"
+		printf '%-34s %12s %12s %12s %10s\n' "$k" "$u" "$p" "$o" "$(gain "$k" "$u" "$p")"
 	done
 	echo
+	echo "gain: how many times better patched is than upstream (cost ratio, or rate ratio)"
 	echo "xdp_perf_ns.N: ns/run of a trivial XDP program with N other programs attached"
+	echo "attach_detach_new_us, test_run_new_us.2: a program new to the dispatcher each time"
 	echo "test_run_us.R: one BPF_PROG_TEST_RUN call, repeat R, program attached nowhere"
 	echo "parallel_calls_per_s.P: repeat=2 test runs per second from P processes"
 } | tee "$results/dispatcher.txt"

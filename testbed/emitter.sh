@@ -23,6 +23,7 @@ bench)
 	mkdir -p "$results"
 	step "timing dispatcher images on the host CPU (about a minute)"
 	"$harness/dispatcher_bench" bench -o "$results/emitter.csv" | tee "$results/emitter.txt"
+	awk -f "$TOP/bench/emitter-table.awk" "$results/emitter.csv" >"$results/emitter-table.txt"
 	gnuplot -e "csv='$results/emitter.csv'; out='$results/emitter.png'" "$TOP/bench/emitter.gp"
 	say "written: $results/emitter.csv, emitter.txt, emitter.png"
 	;;
