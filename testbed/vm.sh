@@ -61,6 +61,7 @@ esac
 append="console=ttyS0 loglevel=5 root=/dev/root rootfstype=9p ro"
 append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
 append+=" init=$TOP/testbed/guest-init panic=-1 testbed.top=$TOP testbed.build=$BUILD"
+[ -z "$cmd" ] || append+=" testbed.mode=cmd"
 append+=" ${VM_APPEND:-}"
 
 # Single-threaded TCG: with one host thread per vCPU (thread=multi), QEMU
