@@ -1,8 +1,8 @@
 # emitter.csv -> a table for commit messages and the README: per N, the
-# dispatcher ("disp") and the retpoline call ("retp") in ns for each call
-# pattern, and a direct call.
+# dispatcher under its policy ("disp") and the retpoline call ("retp") in
+# ns for each call pattern, and a direct call. SHAPE=tree shows the tree.
 BEGIN { FS = "," }
-NR > 1 {
+NR > 1 && $7 == (SHAPE ? SHAPE : "policy") {
 	if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
 	d[$1, $2] = $3; r[$1, $2] = $4; direct[$1] = $6
 }

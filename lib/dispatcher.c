@@ -43,6 +43,16 @@ int dispatcher_read(const char *name, struct dispatcher_state *st)
 		    sscanf(line, "updates %lu", &st->updates) == 1 ||
 		    sscanf(line, "failed %lu", &st->failed) == 1)
 			continue;
+		if (!strncmp(line, "policy ", 7)) {
+			int k;
+
+			/* "policy tree ..." or "policy chain K ..." */
+			if (sscanf(line, "policy chain %d", &k) == 1)
+				snprintf(st->policy, sizeof(st->policy), "chain %d", k);
+			else
+				sscanf(line, "policy %31s", st->policy);
+			continue;
+		}
 		if (sscanf(line, "prog id %u tag %*s name %*s addr %*s direct %7s",
 			   &id, direct) != 2) {
 			diag("%s: unexpected line: %s", path, line);

@@ -18,6 +18,7 @@ struct dispatcher_state {
 	unsigned long progs;
 	unsigned long updates;
 	unsigned long failed;
+	char policy[32];		/* "tree" or "chain N" */
 	unsigned long nr;		/* entries parsed */
 	struct dispatcher_prog *entries;
 };

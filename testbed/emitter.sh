@@ -24,6 +24,7 @@ bench)
 	step "timing dispatcher images on the host CPU (about a minute)"
 	"$harness/dispatcher_bench" bench -o "$results/emitter.csv" | tee "$results/emitter.txt"
 	awk -f "$TOP/bench/emitter-table.awk" "$results/emitter.csv" >"$results/emitter-table.txt"
+	awk -v SHAPE=tree -f "$TOP/bench/emitter-table.awk" "$results/emitter.csv" >"$results/emitter-tree.txt"
 	gnuplot -e "csv='$results/emitter.csv'; out='$results/emitter.png'" "$TOP/bench/emitter.gp"
 	say "written: $results/emitter.csv, emitter.txt, emitter.png"
 	;;

@@ -58,12 +58,23 @@ fi
 step "building $flavour kernel in ${out#$TOP/} (log: ${out#$TOP/}/build.log)"
 start=$(date +%s)
 # Progress: one line per 250 objects; errors and warnings as they come.
+build() {
+	kmake -j"$(($(nproc) + 1))" bzImage 2>&1 | tee "$out/build.log" | awk '
+		/ CC | AS | LD /{ n++; if (n % 250 == 0) printf "  %6d objects  %s\n", n, $0 }
+		/error:|warning:|Error [0-9]/{ print }
+		{ fflush() }'
+	return "${PIPESTATUS[0]}"
+}
 set +e
-kmake -j"$(($(nproc) + 1))" bzImage 2>&1 | tee "$out/build.log" | awk '
-	/ CC | AS | LD /{ n++; if (n % 250 == 0) printf "  %6d objects  %s\n", n, $0 }
-	/error:|warning:|Error [0-9]/{ print }
-	{ fflush() }'
-rc=${PIPESTATUS[0]}
+build
+rc=$?
+# Seen once here: an object restored from ccache without its .d file
+# ("fixdep: error opening file"). The object is deleted by make; once more.
+if [ "$rc" -ne 0 ] && grep -aq 'fixdep: error opening file' "$out/build.log"; then
+	say "retrying once: fixdep found no dependency file for a cached object"
+	build
+	rc=$?
+fi
 set -e
 if [ "$rc" -ne 0 ]; then
 	tail -n 30 "$out/build.log"

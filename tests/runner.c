@@ -28,6 +28,7 @@ static const struct test tests[] = {
 	{ .name = "dispatcher_concurrency", .fn = test_dispatcher_concurrency, .timeout_s = 300 },
 	{ .name = "dispatcher_fault_injection", .fn = test_dispatcher_fault_injection,
 	  .timeout_s = 300 },
+	{ .name = "dispatcher_policy", .fn = test_dispatcher_policy, .timeout_s = 300 },
 };
 
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))

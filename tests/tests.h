@@ -38,5 +38,6 @@ int test_dispatcher_no_cap(void);
 int test_dispatcher_churn(void);
 int test_dispatcher_concurrency(void);
 int test_dispatcher_fault_injection(void);
+int test_dispatcher_policy(void);
 
 #endif

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dispatcher chooses its shape from the traffic it sees: with 48
+ * programs attached, predictable calls (long runs of one program) keep the
+ * tree with a direct jump to every program; calls interleaved at random
+ * over all of them get the plain indirect call (a chain of none, no
+ * image); calls of which 80% go to one program get a chain of that one.
+ * Every call's result stays right whatever the shape.
+ */
+#include <linux/if_link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "dispatcher.h"
+#include "xdp_mark.skel.h"
+
+#define NPROGS 48
+
+static struct xdp_mark *skels[NPROGS];
+static uint32_t ids[NPROGS];
+
+/* One test run of program @i with @repeat; -1 if its result is wrong. */
+static int run(int i, uint32_t repeat)
+{
+	unsigned char in[TEST_FRAME_LEN], out[TEST_FRAME_LEN];
+	uint32_t retval = 0;
+
+	test_frame(in, 0x7e57, 0);
+	if (xdp_test_run(bpf_program__fd(skels[i]->progs.xdp_mark), in, sizeof(in), out,
+			 repeat, &retval, NULL) ||
+	    retval != XDP_TX || ((uint32_t *)(out + 14))[2] != (uint32_t)i) {
+		diag("program %d: wrong result", i);
+		return -1;
+	}
+	return 0;
+}
+
+enum traffic { PREDICTABLE, RANDOM, SKEWED };
+
+/*
+ * Drive @traffic until the debugfs file says @policy, @direct_ok holds
+ * for every program, and a profile has counted some calls; 0 if so
+ * within @secs.
+ */
+static int drive(enum traffic traffic, const char *policy,
+		 bool (*direct_ok)(int i, bool direct), int secs)
+{
+	uint64_t deadline = now_ns() + secs * 1000000000ull;
+	struct dispatcher_state st = {};
+	unsigned int seed = 1;
+	int i, k;
+
+	while (now_ns() < deadline) {
+		for (k = 0; k < 200; k++) {
+			switch (traffic) {
+			case PREDICTABLE:
+				i = (k / 50) % NPROGS;	/* runs of 50 calls */
+				if (run(i, 64))
+					return -1;
+				break;
+			case RANDOM:
+				if (run(rand_r(&seed) % NPROGS, 1))
+					return -1;
+				break;
+			case SKEWED:
+				i = rand_r(&seed) % 5 ? 0 : 1 + rand_r(&seed) % (NPROGS - 1);
+				if (run(i, 1))
+					return -1;
+				break;
+			}
+		}
+		dispatcher_state_free(&st);
+		if (dispatcher_read("xdp", &st))
+			return -1;
+		if (strcmp(st.policy, policy))
+			continue;
+		for (i = 0; i < NPROGS; i++) {
+			bool direct = false;
+
+			if (!dispatcher_lists(&st, ids[i], &direct) || !direct_ok(i, direct))
+				break;
+		}
+		if (i == NPROGS) {
+			diag("policy %s, image %lu bytes", st.policy, st.image_size);
+			dispatcher_state_free(&st);
+			return 0;
+		}
+	}
+	diag("want policy %s; the file says policy %s, image %lu bytes", policy, st.policy,
+	     st.image_size);
+	dispatcher_state_free(&st);
+	return -1;
+}
+
+static bool all_direct(int i, bool direct)
+{
+	return direct;
+}
+
+static bool none_direct(int i, bool direct)
+{
+	return !direct;
+}
+
+static bool first_direct(int i, bool direct)
+{
+	return direct == (i == 0);
+}
+
+int test_dispatcher_policy(void)
+{
+	int links[NPROGS], n, ret = KSFT_FAIL;
+	char dev[16];
+
+	if (!dispatcher_present()) {
+		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
+		return KSFT_SKIP;
+	}
+	if (enter_netns() || dummy_devs("qd", NPROGS))
+		return KSFT_FAIL;
+	for (n = 0; n < NPROGS; n++) {
+		skels[n] = xdp_mark__open();
+		if (!skels[n])
+			goto out;
+		skels[n]->rodata->mark = n;
+		snprintf(dev, sizeof(dev), "qd%d", n);
+		if (xdp_mark__load(skels[n]))
+			goto out_one;
+		ids[n] = prog_id(bpf_program__fd(skels[n]->progs.xdp_mark));
+		links[n] = xdp_link(bpf_program__fd(skels[n]->progs.xdp_mark), ifindex_of(dev),
+				    XDP_FLAGS_SKB_MODE);
+		if (links[n] < 0)
+			goto out_one;
+	}
+	if (drive(PREDICTABLE, "tree", all_direct, 30) ||
+	    drive(RANDOM, "chain 0", none_direct, 30) ||
+	    drive(SKEWED, "chain 1", first_direct, 30) ||
+	    drive(PREDICTABLE, "tree", all_direct, 30))
+		goto out;
+	ret = KSFT_PASS;
+	goto out;
+out_one:
+	xdp_mark__destroy(skels[n]);
+out:
+	while (n-- > 0) {
+		close(links[n]);
+		xdp_mark__destroy(skels[n]);
+	}
+	return ret;
+}
