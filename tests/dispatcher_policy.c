@@ -4,7 +4,8 @@
  * programs attached, predictable calls (long runs of one program) keep the
  * tree with a direct jump to every program; calls interleaved at random
  * over all of them get the plain indirect call (a chain of none, no
- * image); calls of which 80% go to one program get a chain of that one.
+ * image); calls of which 80% go to one program get a chain of that one,
+ * 50% and 40% to two a chain of those two.
  * Every call's result stays right whatever the shape.
  */
 #include <linux/if_link.h>
@@ -37,7 +38,7 @@ static int run(int i, uint32_t repeat)
 	return 0;
 }
 
-enum traffic { PREDICTABLE, RANDOM, SKEWED };
+enum traffic { PREDICTABLE, RANDOM, SKEWED, TWO_HOT };
 
 /*
  * Drive @traffic until the debugfs file says @policy, @direct_ok holds
@@ -66,6 +67,17 @@ static int drive(enum traffic traffic, const char *policy,
 				break;
 			case SKEWED:
 				i = rand_r(&seed) % 5 ? 0 : 1 + rand_r(&seed) % (NPROGS - 1);
+				if (run(i, 1))
+					return -1;
+				break;
+			case TWO_HOT:
+				/*
+				 * 50% program 1, 40% program 0, 10% others: the
+				 * chain, hottest first, is [1, 0], against the
+				 * order of their addresses (loaded 0 first).
+				 */
+				i = rand_r(&seed) % 10;
+				i = i < 5 ? 1 : i < 9 ? 0 : 2 + rand_r(&seed) % (NPROGS - 2);
 				if (run(i, 1))
 					return -1;
 				break;
@@ -109,6 +121,11 @@ static bool first_direct(int i, bool direct)
 	return direct == (i == 0);
 }
 
+static bool first_two_direct(int i, bool direct)
+{
+	return direct == (i < 2);
+}
+
 int test_dispatcher_policy(void)
 {
 	int links[NPROGS], n, ret = KSFT_FAIL;
@@ -137,6 +154,7 @@ int test_dispatcher_policy(void)
 	if (drive(PREDICTABLE, "tree", all_direct, 30) ||
 	    drive(RANDOM, "chain 0", none_direct, 30) ||
 	    drive(SKEWED, "chain 1", first_direct, 30) ||
+	    drive(TWO_HOT, "chain 2", first_two_direct, 30) ||
 	    drive(PREDICTABLE, "tree", all_direct, 30))
 		goto out;
 	ret = KSFT_PASS;
