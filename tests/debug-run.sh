@@ -6,7 +6,8 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 # Objects from boot are not ours to judge: report only what comes after.
 echo clear >$KMEMLEAK
 "$BUILD/tests/runner" -T 1200 -t dispatcher_no_cap -t dispatcher_churn \
-	-t dispatcher_concurrency -t dispatcher_fault_injection -t xdp_test_run
+	-t dispatcher_concurrency -t dispatcher_fault_injection -t dispatcher_policy \
+	-t xdp_test_run
 rc=$?
 # Freed objects wait for RCU and the image trim (a second): let them go.
 sleep 5
