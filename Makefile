@@ -76,9 +76,9 @@ test-debug: kernel-debug tests
 	@echo "==> running the reliability tests in the guest (debug kernel)"
 	@KERNEL=debug CMD="$(CURDIR)/tests/debug-run.sh" VM_TIMEOUT=$${VM_TIMEOUT:-3600} testbed/vm.sh
 
-run: $(guest_kernel) tests
-	@echo "==> the dispatcher at work ($(KERNEL) kernel)"
-	@CMD="$(CURDIR)/bench/main-job.sh" VM_TIMEOUT=$${VM_TIMEOUT:-900} testbed/vm.sh
+# xdp-bench, xdp_perf and the annotated image; upstream too when built.
+run: kernel tests bench-bin
+	@bench/make-run.sh
 
 clean:
 	@testbed/clean.sh

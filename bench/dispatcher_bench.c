@@ -13,6 +13,8 @@
  *                       for a program attached nowhere
  *   test_run_new_us.2   the same with repeat 2, a new program each call
  *   parallel_calls_per_s.P  repeat=2 test runs per second, P processes
+ *
+ *   dispatcher_bench [xdp-perf]   xdp-perf: the xdp_perf lines only
  */
 #include <linux/if_link.h>
 #include <stdbool.h>
@@ -136,8 +138,9 @@ static double parallel_calls(int prog_fd, int procs, int secs)
 	return (double)total / secs;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	bool xdp_perf_only = argc > 1 && !strcmp(argv[1], "xdp-perf");
 	static struct xdp_count *other[MAX_OTHERS];
 	static struct xdp_pass *fresh[FRESH];
 	static int fresh_fd[FRESH];
@@ -160,6 +163,9 @@ int main(void)
 		fresh_fd[i] = bpf_program__fd(fresh[i]->progs.xdp_pass);
 	}
 
+	if (xdp_perf_only)
+		goto xdp_perf;
+
 	/* Updates first, with nothing else attached. */
 	printf("attach_detach_us %.1f\n", attach_detach_us(&prog_fd, false, ifindex_of("lat1"), 101));
 	printf("attach_detach_new_us %.1f\n",
@@ -170,6 +176,7 @@ int main(void)
 	printf("parallel_calls_per_s.1 %.0f\n", parallel_calls(prog_fd, 1, 3));
 	printf("parallel_calls_per_s.4 %.0f\n", parallel_calls(prog_fd, 4, 3));
 
+xdp_perf:
 	/* xdp_perf with more and more other programs attached. */
 	for (i = 0; i < (int)(sizeof(others) / sizeof(others[0])); i++) {
 		for (; n < others[i]; n++) {

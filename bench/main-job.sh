@@ -1,43 +1,67 @@
 #!/bin/sh
-# make run, inside the guest: real packets through native XDP on a veth
-# pair, measured with the field's tools: pktgen sends, xdp-bench drops and
-# counts, perf shows where the CPU went (the dispatcher image among it).
+# make run, inside the guest of the patched kernel: real packets through
+# native XDP on a veth pair, measured with the field's own tools. pktgen
+# sends 64-byte frames; xdp-bench (xdp-tools, the successor of samples/bpf
+# xdp_rxq_info) drops, passes and bounces them and counts rx/s; perf
+# records where the CPU goes while it drops, and the dispatcher image is
+# shown disassembled with its samples. Results land in build/results/.
 set -eu
 RESULTS=$BUILD/results
 mkdir -p "$RESULTS"
 PG=/proc/net/pktgen
-SECONDS_RUN=${SECONDS_RUN:-8}
+SECONDS_EACH=${SECONDS_EACH:-6}
 
-echo "== kernel $(uname -r); spectre_v2: $(cat /sys/devices/system/cpu/vulnerabilities/spectre_v2)"
-echo "== figures below are emulated (QEMU TCG): compare them only as ratios"
+echo "== kernel $(uname -r); spectre_v2: $(cut -d';' -f1 /sys/devices/system/cpu/vulnerabilities/spectre_v2)"
+echo "== figures are emulated (QEMU TCG): compare them only as ratios"
 
 ip link add pg0 type veth peer name pg1
 ip link set pg0 up
 ip link set pg1 up
 
-# pktgen: 64-byte UDP frames from pg0, received by pg1's native XDP.
+# pktgen: 64-byte UDP frames from pg0, to pg1's native XDP program.
 echo "rem_device_all" >$PG/kpktgend_0
 echo "add_device pg0" >$PG/kpktgend_0
 for c in "count 0" "pkt_size 64" "dst 198.18.0.2" \
 	"dst_mac $(cat /sys/class/net/pg1/address)"; do
 	echo "$c" >$PG/pg0
 done
-
-echo "== xdp-bench drop pg1 (native XDP), pktgen sending from pg0 for ${SECONDS_RUN}s"
-timeout -s INT "$SECONDS_RUN" xdp-bench drop pg1 -m native -i 2 >"$RESULTS/xdp-bench-drop.txt" 2>&1 &
-bench=$!
-sleep 1
 echo start >$PG/pgctrl &
-sleep 1
-grep -w 'bpf_dispatcher_xdp' /proc/kallsyms | sed 's/^/   kallsyms: /'
-perf record -q -e cpu-clock -a -o /tmp/main-job.perf -- sleep 3
-wait "$bench" || true
-echo stop >$PG/pgctrl
-cat "$RESULTS/xdp-bench-drop.txt"
+pktgen=$!
 
-echo "== perf: top kernel symbols while XDP ran (bpf_dispatcher_xdp is the dispatcher image)"
-perf report -i /tmp/main-job.perf --stdio --sort sym 2>/dev/null |
-	grep -v '^#' | grep -v '^$' | head -n 15 | tee "$RESULTS/perf-top.txt"
-grep -q 'bpf_dispatcher_xdp' "$RESULTS/perf-top.txt" ||
-	perf report -i /tmp/main-job.perf --stdio --sort sym 2>/dev/null | grep 'bpf_dispatcher_xdp' || true
-echo "== results in $RESULTS"
+# One xdp-bench run; its last Summary line into run-pps.txt.
+bench() {	# bench ACTION [extra: "perf"]
+	out=$RESULTS/xdp-bench-$1.txt
+	timeout -s INT "$SECONDS_EACH" xdp-bench "$1" pg1 -m native -i 2 >"$out" 2>&1 &
+	b=$!
+	if [ "${2:-}" = perf ]; then
+		sleep 2
+		perf record -q -e cpu-clock -a -o /tmp/run.perf -- sleep 2
+		perf report -i /tmp/run.perf --stdio --sort sym 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -n 12 >"$RESULTS/run-perf-top.txt"
+		"$TOP/bench/annotate-image.sh" /tmp/run.perf >"$RESULTS/run-annotate.txt"
+	fi
+	wait "$b" || true
+	rx=$(sed -n 's/^ *Average packets\/s *: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
+	printf '%-6s %12s rx/s\n' "$1" "${rx:-?}" | tee -a "$RESULTS/run-pps.txt"
+}
+
+: >"$RESULTS/run-pps.txt"
+echo "== xdp-bench on pg1 (native XDP, veth), pktgen sending from pg0, ${SECONDS_EACH} s each"
+bench drop perf
+bench pass
+bench tx
+kill "$pktgen" 2>/dev/null || true
+echo stop >$PG/pgctrl 2>/dev/null || true
+wait "$pktgen" 2>/dev/null || true
+
+echo "== perf, while xdp-bench drop ran: top kernel symbols"
+cat "$RESULTS/run-perf-top.txt"
+echo "== the dispatcher image, disassembled, with perf samples per instruction"
+echo "   (under TCG samples land on the first instruction of each translated block)"
+cat "$RESULTS/run-annotate.txt"
+echo "== the dispatcher as debugfs shows it"
+sed 's/^/   /' /sys/kernel/debug/bpf_dispatcher/xdp 2>/dev/null || echo "   (no dispatcher file: not the patched kernel)"
+
+ip link del pg0
+# xdp_perf: one trivial program's ns/run through BPF_PROG_TEST_RUN.
+"$BUILD/bench/dispatcher_bench" xdp-perf >"$RESULTS/run-xdp-perf-patched.txt"

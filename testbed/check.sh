@@ -27,5 +27,17 @@ for p in "$SERIES"/*.patch; do
 	fi
 done
 [ "$n" -gt 0 ] || say "series/ holds no patches"
+
+# Documentation the series adds must be valid reStructuredText (docutils;
+# files it only touches may use Sphinx's own directives).
+for rst in $(cat "$SERIES"/*.patch 2>/dev/null |
+	     awk '/^diff --git/ { f = $4 } /^new file mode/ && f ~ /\.rst$/ { sub("^b/", "", f); print f }'); do
+	if rst2pseudoxml --halt=warning --report=warning "$TREE/$rst" /dev/null; then
+		say "ok   $rst: valid reStructuredText (docutils)"
+	else
+		say "FAIL $rst: docutils reports the problems above"
+		bad=$((bad + 1))
+	fi
+done
 [ "$bad" -eq 0 ] || die "$bad of $n patches fail checkpatch --strict"
 say "checkpatch --strict: $n patches clean"
