@@ -65,9 +65,16 @@ vm:
 check: tree
 	@testbed/check.sh
 
-# Host first: a short fuzz of the emitter on the real CPU, then the guest.
+# Host first: a short fuzz of the emitter on the real CPU; then a short
+# boot with bpf_dispatcher=off (the escape hatch still runs programs
+# right); then every test on the kernel as it boots by default.
 test: $(guest_kernel) tests
-	@[ "$(KERNEL)" != patched ] || testbed/emitter.sh fuzz $${FUZZ_SECONDS:-5}
+	@if [ "$(KERNEL)" = patched ]; then \
+		testbed/emitter.sh fuzz $${FUZZ_SECONDS:-5} && \
+		echo "==> the patched kernel booted with bpf_dispatcher=off" && \
+		VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \
+			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t xdp_" testbed/vm.sh; \
+	fi
 	@echo "==> running the tests in the guest ($(KERNEL) kernel)"
 	@CMD="$(BUILD)/tests/runner" VM_TIMEOUT=$${VM_TIMEOUT:-1800} testbed/vm.sh
 

@@ -29,6 +29,7 @@ static const struct test tests[] = {
 	{ .name = "dispatcher_fault_injection", .fn = test_dispatcher_fault_injection,
 	  .timeout_s = 300 },
 	{ .name = "dispatcher_policy", .fn = test_dispatcher_policy, .timeout_s = 300 },
+	{ .name = "dispatcher_mode", .fn = test_dispatcher_mode },
 };
 
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))

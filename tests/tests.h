@@ -39,5 +39,6 @@ int test_dispatcher_churn(void);
 int test_dispatcher_concurrency(void);
 int test_dispatcher_fault_injection(void);
 int test_dispatcher_policy(void);
+int test_dispatcher_mode(void);
 
 #endif
