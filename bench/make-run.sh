@@ -27,20 +27,8 @@ if [ -f "$BUILD/kernel-upstream/arch/x86/boot/bzImage" ]; then
 	kernels="patched off upstream"
 fi
 
-# xdp_perf table: one row per number of other programs, one column per kernel.
-{
-	printf '%-26s' "xdp_perf ns/run (TCG)"
-	for k in $kernels; do printf '%12s' "$k"; done
-	echo
-	for key in $(awk '{ print $1 }' "$results/run-xdp-perf-patched.txt"); do
-		printf '%-26s' "${key#xdp_perf_ns.} other programs"
-		for k in $kernels; do
-			printf '%12s' "$(awk -v k="$key" '$1 == k { print $2 }' "$results/run-xdp-perf-$k.txt")"
-		done
-		echo
-	done
-} >"$results/run-xdp-perf.txt"
-# The same for gnuplot: a header row, then N and one column per kernel.
+# xdp_perf: one row per number of other programs, one column per kernel;
+# the .dat for gnuplot, the .txt for people.
 {
 	echo "N $kernels"
 	for key in $(awk '{ print $1 }' "$results/run-xdp-perf-patched.txt"); do
@@ -51,6 +39,10 @@ fi
 		echo
 	done
 } >"$results/run-xdp-perf.dat"
+awk 'NR == 1 { printf "%-26s", "xdp_perf ns/run (TCG)" }
+     NR > 1 { printf "%-26s", $1 " other programs" }
+     { for (i = 2; i <= NF; i++) printf "%12s", $i; print "" }' \
+	"$results/run-xdp-perf.dat" >"$results/run-xdp-perf.txt"
 
 {
 	echo "make run, $(date -u '+%F %H:%M') UTC: the BPF dispatcher at work"

@@ -8,34 +8,21 @@
  * 50% and 40% to two a chain of those two.
  * Every call's result stays right whatever the shape.
  */
-#include <linux/if_link.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tests.h"
 #include "dispatcher.h"
-#include "xdp_mark.skel.h"
+#include "marked.h"
 
 #define NPROGS 48
 
-static struct xdp_mark *skels[NPROGS];
-static uint32_t ids[NPROGS];
+static struct marked m[NPROGS];
 
 /* One test run of program @i with @repeat; -1 if its result is wrong. */
 static int run(int i, uint32_t repeat)
 {
-	unsigned char in[TEST_FRAME_LEN], out[TEST_FRAME_LEN];
-	uint32_t retval = 0;
-
-	test_frame(in, 0x7e57, 0);
-	if (xdp_test_run(bpf_program__fd(skels[i]->progs.xdp_mark), in, sizeof(in), out,
-			 repeat, &retval, NULL) ||
-	    retval != XDP_TX || ((uint32_t *)(out + 14))[2] != (uint32_t)i) {
-		diag("program %d: wrong result", i);
-		return -1;
-	}
-	return 0;
+	return marked_run(&m[i], i, repeat);
 }
 
 enum traffic { PREDICTABLE, RANDOM, SKEWED, TWO_HOT };
@@ -91,7 +78,7 @@ static int drive(enum traffic traffic, const char *policy,
 		for (i = 0; i < NPROGS; i++) {
 			bool direct = false;
 
-			if (!dispatcher_lists(&st, ids[i], &direct) || !direct_ok(i, direct))
+			if (!dispatcher_lists(&st, m[i].id, &direct) || !direct_ok(i, direct))
 				break;
 		}
 		if (i == NPROGS) {
@@ -128,29 +115,14 @@ static bool first_two_direct(int i, bool direct)
 
 int test_dispatcher_policy(void)
 {
-	int links[NPROGS], n, ret = KSFT_FAIL;
-	char dev[16];
+	int ret = KSFT_FAIL;
 
 	if (!dispatcher_present()) {
 		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
 		return KSFT_SKIP;
 	}
-	if (enter_netns() || dummy_devs("qd", NPROGS))
-		return KSFT_FAIL;
-	for (n = 0; n < NPROGS; n++) {
-		skels[n] = xdp_mark__open();
-		if (!skels[n])
-			goto out;
-		skels[n]->rodata->mark = n;
-		snprintf(dev, sizeof(dev), "qd%d", n);
-		if (xdp_mark__load(skels[n]))
-			goto out_one;
-		ids[n] = prog_id(bpf_program__fd(skels[n]->progs.xdp_mark));
-		links[n] = xdp_link(bpf_program__fd(skels[n]->progs.xdp_mark), ifindex_of(dev),
-				    XDP_FLAGS_SKB_MODE);
-		if (links[n] < 0)
-			goto out_one;
-	}
+	if (enter_netns() || dummy_devs("qd", NPROGS) || marked_attach(m, 0, NPROGS, "qd"))
+		goto out;
 	if (drive(PREDICTABLE, "tree", all_direct, 30) ||
 	    drive(RANDOM, "chain 0", none_direct, 30) ||
 	    drive(SKEWED, "chain 1", first_direct, 30) ||
@@ -158,13 +130,7 @@ int test_dispatcher_policy(void)
 	    drive(PREDICTABLE, "tree", all_direct, 30))
 		goto out;
 	ret = KSFT_PASS;
-	goto out;
-out_one:
-	xdp_mark__destroy(skels[n]);
 out:
-	while (n-- > 0) {
-		close(links[n]);
-		xdp_mark__destroy(skels[n]);
-	}
+	marked_free(m, NPROGS);
 	return ret;
 }

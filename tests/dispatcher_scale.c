@@ -12,15 +12,15 @@
 
 #include "tests.h"
 #include "dispatcher.h"
-#include "xdp_mark.skel.h"
+#include "marked.h"
 
 #define MAX_PROGS 1024
 #define TRAFFIC 100
 
 static const int checkpoints[] = { 1, 2, 47, 48, 49, 100, MAX_PROGS };
 
-/* Wait until the file lists exactly @ids (and each directly); 0 if so. */
-static int expect_set(const uint32_t *ids, int n, int timeout_ms)
+/* Wait until the file lists exactly @m[0..n) (each directly); 0 if so. */
+static int expect_set(const struct marked *m, int n, int timeout_ms)
 {
 	struct dispatcher_state st;
 	uint64_t deadline = now_ns() + timeout_ms * 1000000ull;
@@ -33,7 +33,7 @@ static int expect_set(const uint32_t *ids, int n, int timeout_ms)
 		for (i = 0; i < n; i++) {
 			bool direct = false;
 
-			if (!dispatcher_lists(&st, ids[i], &direct))
+			if (!dispatcher_lists(&st, m[i].id, &direct))
 				missing++;
 			else if (!direct)
 				indirect++;
@@ -72,27 +72,6 @@ static int image_gone(int timeout_ms)
 	return -1;
 }
 
-/*
- * Test run of program @i: XDP_TX and its own mark in the packet. Many
- * repeats, the same program each: the predictable traffic that keeps the
- * dispatcher a tree (an odd count, so the MACs come back swapped once).
- */
-static int check_test_run(struct xdp_mark *skel, uint32_t mark)
-{
-	unsigned char in[TEST_FRAME_LEN], out[TEST_FRAME_LEN];
-	uint32_t retval = 0;
-
-	test_frame(in, 0x7e57, 0);
-	if (xdp_test_run(bpf_program__fd(skel->progs.xdp_mark), in, sizeof(in), out,
-			 101, &retval, NULL))
-		return -1;
-	if (retval != XDP_TX || ((uint32_t *)(out + 14))[2] != mark) {
-		diag("program %u: retval %u mark %#x", mark, retval, ((uint32_t *)(out + 14))[2]);
-		return -1;
-	}
-	return 0;
-}
-
 /* Real frames through rx0's native XDP reach program @skel, all of them. */
 static int check_traffic(struct xdp_mark *skel)
 {
@@ -118,12 +97,9 @@ static int check_traffic(struct xdp_mark *skel)
 
 int test_dispatcher_no_cap(void)
 {
-	static struct xdp_mark *skels[MAX_PROGS];
-	static uint32_t ids[MAX_PROGS];
-	static int links[MAX_PROGS];
+	static struct marked m[MAX_PROGS];
 	int n = 0, c, i, ret = KSFT_FAIL;
 	uint64_t t0 = now_ns();
-	char dev[16];
 
 	if (!dispatcher_present()) {
 		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
@@ -136,47 +112,34 @@ int test_dispatcher_no_cap(void)
 
 	for (c = 0; c < (int)(sizeof(checkpoints) / sizeof(checkpoints[0])); c++) {
 		t0 = now_ns();
-		for (; n < checkpoints[c]; n++) {
-			skels[n] = xdp_mark__open();
-			if (!skels[n])
-				goto out;
-			skels[n]->rodata->mark = n;
-			if (xdp_mark__load(skels[n])) {
-				xdp_mark__destroy(skels[n]);
-				goto out;
-			}
-			ids[n] = prog_id(bpf_program__fd(skels[n]->progs.xdp_mark));
-			snprintf(dev, sizeof(dev), "nd%d", n);
-			links[n] = xdp_link(bpf_program__fd(skels[n]->progs.xdp_mark),
-					    ifindex_of(dev), XDP_FLAGS_SKB_MODE);
-			if (links[n] < 0) {
-				xdp_mark__destroy(skels[n]);
-				goto out;
-			}
-		}
-		diag("%d programs attached (%.1f s)", n, (now_ns() - t0) / 1e9);
-		if (expect_set(ids, n, 20000))
+		if (marked_attach(m, n, checkpoints[c], "nd")) {
+			n = checkpoints[c];
 			goto out;
+		}
+		n = checkpoints[c];
+		diag("%d programs attached (%.1f s)", n, (now_ns() - t0) / 1e9);
+		if (expect_set(m, n, 20000))
+			goto out;
+		/*
+		 * Each program's test run, many repeats of it alone: the
+		 * predictable traffic that keeps the tree.
+		 */
 		for (i = 0; i < n; i++)
-			if (check_test_run(skels[i], i))
+			if (marked_run(&m[i], i, 101))
 				goto out;
-		if (check_traffic(skels[n - 1]))
+		if (check_traffic(m[n - 1].skel))
 			goto out;
 		diag("%d programs: debugfs lists all with direct jumps; %d test runs and %d frames reached the right program",
 		     n, n, TRAFFIC);
 	}
 
 	/* All detached: nothing listed at once; the image trimmed away soon. */
-	for (i = n - 1; i >= 0; i--)
-		close(links[i]);
-	ret = expect_set(NULL, 0, 20000) || image_gone(10000) ? KSFT_FAIL : KSFT_PASS;
-	for (i = 0; i < n; i++)
-		xdp_mark__destroy(skels[i]);
-	return ret;
-out:
-	for (i = 0; i < n; i++) {
-		close(links[i]);
-		xdp_mark__destroy(skels[i]);
+	for (i = n - 1; i >= 0; i--) {
+		close(m[i].link);
+		m[i].link = -1;
 	}
+	ret = expect_set(NULL, 0, 20000) || image_gone(10000) ? KSFT_FAIL : KSFT_PASS;
+out:
+	marked_free(m, n);
 	return ret;
 }

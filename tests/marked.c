@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Many xdp_mark programs, each marking packets with its own number. */
+#include <linux/if_link.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "dispatcher.h"
+#include "marked.h"
+
+int marked_attach(struct marked *m, int from, int to, const char *prefix)
+{
+	char dev[16];
+	int i;
+
+	for (i = from; i < to; i++) {
+		m[i].link = -1;
+		m[i].skel = xdp_mark__open();
+		if (!m[i].skel)
+			return -1;
+		m[i].skel->rodata->mark = i;
+		if (xdp_mark__load(m[i].skel))
+			return -1;
+		m[i].id = prog_id(bpf_program__fd(m[i].skel->progs.xdp_mark));
+		snprintf(dev, sizeof(dev), "%s%d", prefix, i);
+		m[i].link = xdp_link(bpf_program__fd(m[i].skel->progs.xdp_mark),
+				     ifindex_of(dev), XDP_FLAGS_SKB_MODE);
+		if (m[i].link < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void marked_free(struct marked *m, int n)
+{
+	while (n-- > 0) {
+		if (m[n].link >= 0)
+			close(m[n].link);
+		xdp_mark__destroy(m[n].skel);
+		m[n].skel = NULL;
+		m[n].link = -1;
+	}
+}
+
+int marked_run(const struct marked *m, uint32_t mark, uint32_t repeat)
+{
+	unsigned char in[TEST_FRAME_LEN], out[TEST_FRAME_LEN];
+	uint32_t retval = 0;
+
+	test_frame(in, 0x7e57, 0);
+	if (xdp_test_run(bpf_program__fd(m->skel->progs.xdp_mark), in, sizeof(in), out,
+			 repeat, &retval, NULL) ||
+	    retval != XDP_TX || ((uint32_t *)(out + 14))[2] != mark) {
+		diag("program %u: retval %u, mark %#x", mark, retval, ((uint32_t *)(out + 14))[2]);
+		return -1;
+	}
+	return 0;
+}

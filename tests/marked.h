@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Many xdp_mark programs, each marking packets with its own number. */
+#ifndef MARKED_H
+#define MARKED_H
+
+#include <stdint.h>
+
+#include "xdp_mark.skel.h"
+
+struct marked {
+	struct xdp_mark *skel;
+	int link;		/* -1: not attached */
+	uint32_t id;		/* the program's id */
+};
+
+/*
+ * Load programs @from .. @to - 1 into @m[], program i marking with i,
+ * and attach each in generic mode to the dummy device <prefix><i>
+ * (made beforehand). 0, or -1 with the ones loaded still in @m[].
+ */
+int marked_attach(struct marked *m, int from, int to, const char *prefix);
+void marked_free(struct marked *m, int n);
+
+/* A test run of @m with @repeat: 0 if XDP_TX with @mark in the packet. */
+int marked_run(const struct marked *m, uint32_t mark, uint32_t repeat);
+
+#endif
