@@ -13,8 +13,15 @@
  *                       for a program attached nowhere
  *   test_run_new_us.2   the same with repeat 2, a new program each call
  *   parallel_calls_per_s.P  repeat=2 test runs per second, P processes
+ *   devmap_redirect_ns.M  ns per frame of BPF_PROG_TEST_RUN in live-frames
+ *                       mode redirecting through a devmap M (array, hash:
+ *                       to one veth; broadcast: an array, to two), the
+ *                       frames leaving through ndo_xdp_xmit; run.sh boots
+ *                       with VM_ICOUNT=1 for them, so a ns is an instruction
  *
- *   dispatcher_bench [xdp-perf]   xdp-perf: the xdp_perf lines only
+ *   dispatcher_bench [xdp-perf|redirect]   only the xdp_perf lines, or
+ *                                          only the devmap_redirect lines
+ *                                          (not in the default run)
  */
 #include <linux/if_link.h>
 #include <stdbool.h>
@@ -29,6 +36,7 @@
 #include "testlib.h"
 #include "xdp_count.skel.h"
 #include "xdp_pass.skel.h"
+#include "xdp_redirect.skel.h"
 
 #define SAMPLES 7
 static const int others[] = { 0, 1, 47, 48, 49, 1024 };
@@ -63,6 +71,73 @@ static double xdp_perf(int prog_fd, uint32_t repeat)
 		v[i] = ns;
 	}
 	return median(v, SAMPLES);
+}
+
+/*
+ * Live frames redirected through a devmap to rdt0 (and rdt1), whose veth
+ * peers drop them in XDP: the kernel's ns per frame, median of SAMPLES
+ * calls of 10,000 frames. -1 if a frame went missing.
+ */
+static double devmap_redirect_ns(bool hash, bool broadcast)
+{
+	static const char *const targets[2] = { "rdt0", "rdt1" };
+	static const char *const peers[2] = { "rdp0", "rdp1" };
+	const uint32_t repeat = 10000;
+	unsigned char frame[TEST_FRAME_LEN];
+	struct xdp_count *sink[2] = {};
+	struct xdp_redirect *rd;
+	double v[SAMPLES], ret = -1;
+	int i, map_fd, links[2] = { -1, -1 };
+	__u64 want = 0;
+	uint32_t ns;
+
+	rd = xdp_redirect__open();
+	if (!rd)
+		return -1;
+	rd->rodata->use_hash = hash;
+	rd->rodata->redirect_flags = broadcast ? BPF_F_BROADCAST : 0;
+	if (xdp_redirect__load(rd))
+		goto out;
+	map_fd = bpf_map__fd(hash ? rd->maps.tx_hash : rd->maps.tx_array);
+	for (i = 0; i < (broadcast ? 2 : 1); i++) {
+		__u32 ifindex = ifindex_of(targets[i]);
+		__u32 key = hash ? ifindex : (__u32)i;
+
+		if (bpf_map_update_elem(map_fd, &key, &ifindex, BPF_ANY))
+			goto out;
+		rd->bss->key = key;
+		sink[i] = xdp_count__open_and_load();
+		if (!sink[i])
+			goto out;
+		links[i] = xdp_link(bpf_program__fd(sink[i]->progs.xdp_count),
+				    ifindex_of(peers[i]), XDP_FLAGS_DRV_MODE);
+		if (links[i] < 0)
+			goto out;
+	}
+	test_frame(frame, 0, 0);
+	for (i = 0; i < SAMPLES; i++) {
+		if (xdp_test_run_live(bpf_program__fd(rd->progs.xdp_redirect), frame,
+				      sizeof(frame), repeat, &ns))
+			goto out;
+		v[i] = ns;
+	}
+	/* Every frame must have arrived, or the figure measures drops. */
+	want = (uint64_t)SAMPLES * repeat;
+	if (wait_counter(&sink[0]->bss->frames, want, 5000) != want ||
+	    (broadcast && wait_counter(&sink[1]->bss->frames, want, 5000) != want)) {
+		fprintf(stderr, "devmap redirect: %llu of %llu frames arrived\n",
+			(unsigned long long)sink[0]->bss->frames, (unsigned long long)want);
+		goto out;
+	}
+	ret = median(v, SAMPLES);
+out:
+	for (i = 0; i < 2; i++) {
+		if (links[i] >= 0)
+			close(links[i]);
+		xdp_count__destroy(sink[i]);
+	}
+	xdp_redirect__destroy(rd);
+	return ret;
 }
 
 /* Wall-clock microseconds of one test-run call, median of @n; the
@@ -141,6 +216,7 @@ static double parallel_calls(int prog_fd, int procs, int secs)
 int main(int argc, char **argv)
 {
 	bool xdp_perf_only = argc > 1 && !strcmp(argv[1], "xdp-perf");
+	bool redirect_only = argc > 1 && !strcmp(argv[1], "redirect");
 	static struct xdp_count *other[MAX_OTHERS];
 	static struct xdp_pass *fresh[FRESH];
 	static int fresh_fd[FRESH];
@@ -149,7 +225,8 @@ int main(int argc, char **argv)
 	char dev[16];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (want_fds(8 * MAX_OTHERS) || dummy_devs("bd", MAX_OTHERS) || veth_pair("lat0", "lat1"))
+	if (want_fds(8 * MAX_OTHERS) || dummy_devs("bd", MAX_OTHERS) || veth_pair("lat0", "lat1") ||
+	    veth_pair("rdt0", "rdp0") || veth_pair("rdt1", "rdp1"))
 		return 1;
 	tested = xdp_pass__open_and_load();
 	if (!tested)
@@ -165,6 +242,8 @@ int main(int argc, char **argv)
 
 	if (xdp_perf_only)
 		goto xdp_perf;
+	if (redirect_only)
+		goto redirect;
 
 	/* Updates first, with nothing else attached. */
 	printf("attach_detach_us %.1f\n", attach_detach_us(&prog_fd, false, ifindex_of("lat1"), 101));
@@ -175,6 +254,13 @@ int main(int argc, char **argv)
 	printf("test_run_new_us.2 %.1f\n", test_run_us(fresh_fd + FRESH / 2, true, 2, FRESH / 2));
 	printf("parallel_calls_per_s.1 %.0f\n", parallel_calls(prog_fd, 1, 3));
 	printf("parallel_calls_per_s.4 %.0f\n", parallel_calls(prog_fd, 4, 3));
+	goto xdp_perf;
+
+redirect:
+	printf("devmap_redirect_ns.array %.1f\n", devmap_redirect_ns(false, false));
+	printf("devmap_redirect_ns.hash %.1f\n", devmap_redirect_ns(true, false));
+	printf("devmap_redirect_ns.broadcast %.1f\n", devmap_redirect_ns(false, true));
+	return 0;
 
 xdp_perf:
 	/* xdp_perf with more and more other programs attached. */

@@ -16,6 +16,7 @@
  */
 #define TEST_ETH_P	0x88b5
 #define TEST_FRAME_LEN	64
+#define TEST_FRAME_MAX	1514
 
 /* Diagnostics go to stdout as TAP comment lines. */
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -38,6 +39,9 @@ int ifindex_of(const char *name);
  */
 long send_frames(const char *ifname, long count, uint32_t tag,
 		 volatile __u64 *counter, long window);
+/* The same with @len-byte frames (TEST_FRAME_LEN to TEST_FRAME_MAX). */
+long send_frames_len(const char *ifname, long count, uint32_t tag, size_t len,
+		     volatile __u64 *counter, long window);
 
 /* Wait up to @ms for *@counter to reach @want; returns its final value. */
 __u64 wait_counter(volatile __u64 *counter, uint64_t want, int ms);
@@ -64,6 +68,15 @@ void test_frame(void *buf, uint32_t tag, uint32_t seq);
  */
 int xdp_test_run(int prog_fd, const void *in, uint32_t len, void *out,
 		 uint32_t repeat, uint32_t *retval, uint32_t *duration_ns);
+
+/*
+ * BPF_PROG_TEST_RUN in live-frames mode (BPF_F_TEST_XDP_LIVE_FRAMES): the
+ * packet is run @repeat times and what the program redirects or transmits
+ * really leaves. Returns 0 and fills *@duration_ns (per run) when given;
+ * -errno on failure.
+ */
+int xdp_test_run_live(int prog_fd, const void *in, uint32_t len,
+		      uint32_t repeat, uint32_t *duration_ns);
 
 /* Names of the virtio-net devices, sorted; returns how many (at most 8). */
 int virtio_net_devs(char names[][16], int max);

@@ -32,7 +32,13 @@ __u64 wait_counter(volatile __u64 *counter, uint64_t want, int ms)
 long send_frames(const char *ifname, long count, uint32_t tag,
 		 volatile __u64 *counter, long window)
 {
-	unsigned char frame[TEST_FRAME_LEN] = {};
+	return send_frames_len(ifname, count, tag, TEST_FRAME_LEN, counter, window);
+}
+
+long send_frames_len(const char *ifname, long count, uint32_t tag, size_t len,
+		     volatile __u64 *counter, long window)
+{
+	unsigned char frame[TEST_FRAME_MAX] = {};
 	struct sockaddr_ll sll = {};
 	struct ethhdr *eth = (void *)frame;
 	uint32_t *payload = (void *)(eth + 1);
@@ -43,7 +49,7 @@ long send_frames(const char *ifname, long count, uint32_t tag,
 	sll.sll_family = AF_PACKET;
 	sll.sll_ifindex = ifindex_of(ifname);
 	sll.sll_halen = ETH_ALEN;
-	if (!sll.sll_ifindex)
+	if (!sll.sll_ifindex || len < TEST_FRAME_LEN || len > sizeof(frame))
 		return -1;
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0) {
@@ -65,7 +71,7 @@ long send_frames(const char *ifname, long count, uint32_t tag,
 			break;
 		}
 		payload[1] = sent;
-		if (sendto(fd, frame, sizeof(frame), 0, (void *)&sll, sizeof(sll)) < 0) {
+		if (sendto(fd, frame, len, 0, (void *)&sll, sizeof(sll)) < 0) {
 			diag("sendto %s: %m", ifname);
 			break;
 		}

@@ -71,6 +71,23 @@ int xdp_test_run(int prog_fd, const void *in, uint32_t len, void *out,
 	return 0;
 }
 
+int xdp_test_run_live(int prog_fd, const void *in, uint32_t len,
+		      uint32_t repeat, uint32_t *duration_ns)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		.data_in = in,
+		.data_size_in = len,
+		.repeat = repeat,
+		.flags = BPF_F_TEST_XDP_LIVE_FRAMES,
+	);
+
+	if (bpf_prog_test_run_opts(prog_fd, &opts))
+		return -errno;
+	if (duration_ns)
+		*duration_ns = opts.duration;
+	return 0;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(a, b);

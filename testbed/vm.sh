@@ -72,7 +72,16 @@ append+=" ${VM_APPEND:-}"
 accel_opts=$accel
 [ "$accel" = tcg ] && accel_opts+=",thread=${VM_TCG_THREAD:-single}"
 
-qemu=(qemu-system-x86_64 -accel "$accel_opts" -cpu $cpu -smp 2 -m "$mem"
+# VM_ICOUNT=1: guest time counts instructions (1 ns each), not host time,
+# so a TCG timing compares the instructions two kernels execute and not
+# how QEMU happened to translate them (a benchmark's choice; TCG only).
+icount=()
+if [ -n "${VM_ICOUNT:-}" ]; then
+	[ "$accel" = tcg ] || die "VM_ICOUNT needs TCG, this guest runs under $accel"
+	icount=(-icount shift=0,sleep=on)
+fi
+
+qemu=(qemu-system-x86_64 -accel "$accel_opts" -cpu $cpu -smp 2 -m "$mem" "${icount[@]}"
 	-nographic -no-reboot -kernel "$image" -append "$append"
 	# No SeaBIOS or iPXE chatter on the serial console.
 	-fw_cfg name=etc/sercon-port,string=0

@@ -30,6 +30,10 @@ static const struct test tests[] = {
 	  .timeout_s = 300 },
 	{ .name = "dispatcher_policy", .fn = test_dispatcher_policy, .timeout_s = 300 },
 	{ .name = "dispatcher_mode", .fn = test_dispatcher_mode },
+	{ .name = "devmap_redirect_traffic", .fn = test_devmap_redirect_traffic },
+	{ .name = "devmap_redirect_live_frames", .fn = test_devmap_redirect_live_frames },
+	{ .name = "devmap_redirect_follows_device", .fn = test_devmap_redirect_follows_device,
+	  .timeout_s = 300 },
 };
 
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))

@@ -40,5 +40,8 @@ int test_dispatcher_concurrency(void);
 int test_dispatcher_fault_injection(void);
 int test_dispatcher_policy(void);
 int test_dispatcher_mode(void);
+int test_devmap_redirect_traffic(void);
+int test_devmap_redirect_live_frames(void);
+int test_devmap_redirect_follows_device(void);
 
 #endif
