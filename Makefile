@@ -73,7 +73,7 @@ test: $(guest_kernel) tests
 		testbed/emitter.sh fuzz $${FUZZ_SECONDS:-5} && \
 		echo "==> the patched kernel booted with bpf_dispatcher=off" && \
 		VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \
-			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t xdp_" testbed/vm.sh; \
+			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t xdp_ -t tc_dispatcher_hooks" testbed/vm.sh; \
 	fi
 	@echo "==> running the tests in the guest ($(KERNEL) kernel)"
 	@CMD="$(BUILD)/tests/runner" VM_TIMEOUT=$${VM_TIMEOUT:-1800} testbed/vm.sh

@@ -5,6 +5,8 @@
  *
  *   xdp_perf_ns.N       ns per run of a trivial XDP program under
  *                       BPF_PROG_TEST_RUN, with N other programs attached
+ *   tc_perf_ns.N        the same for a trivial SCHED_CLS program, with N
+ *                       other tc programs attached (tcx egress)
  *   attach_detach_us    one native XDP attach + detach on a veth, the
  *                       same program each time
  *   attach_detach_new_us  the same, a program new to the dispatcher each
@@ -34,6 +36,7 @@
 
 #include "dispatcher.h"
 #include "testlib.h"
+#include "tc_pass.skel.h"
 #include "xdp_count.skel.h"
 #include "xdp_pass.skel.h"
 #include "xdp_redirect.skel.h"
@@ -57,7 +60,7 @@ static double median(double *v, int n)
 }
 
 /* The kernel's own ns/run for @repeat runs, median of SAMPLES calls. */
-static double xdp_perf(int prog_fd, uint32_t repeat)
+static double test_run_ns(int prog_fd, uint32_t repeat)
 {
 	unsigned char frame[TEST_FRAME_LEN];
 	double v[SAMPLES];
@@ -218,6 +221,8 @@ int main(int argc, char **argv)
 	bool xdp_perf_only = argc > 1 && !strcmp(argv[1], "xdp-perf");
 	bool redirect_only = argc > 1 && !strcmp(argv[1], "redirect");
 	static struct xdp_count *other[MAX_OTHERS];
+	static struct tc_pass *other_tc[MAX_OTHERS];
+	struct tc_pass *tested_tc;
 	static struct xdp_pass *fresh[FRESH];
 	static int fresh_fd[FRESH];
 	struct xdp_pass *tested;
@@ -225,13 +230,16 @@ int main(int argc, char **argv)
 	char dev[16];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (want_fds(8 * MAX_OTHERS) || dummy_devs("bd", MAX_OTHERS) || veth_pair("lat0", "lat1") ||
+	if (want_fds(16 * MAX_OTHERS) || dummy_devs("bd", MAX_OTHERS) || veth_pair("lat0", "lat1") ||
 	    veth_pair("rdt0", "rdp0") || veth_pair("rdt1", "rdp1"))
 		return 1;
 	tested = xdp_pass__open_and_load();
 	if (!tested)
 		return 1;
 	prog_fd = bpf_program__fd(tested->progs.xdp_pass);
+	tested_tc = tc_pass__open_and_load();
+	if (!tested_tc)
+		return 1;
 	/* Programs the dispatcher has never seen, one per measured call. */
 	for (i = 0; i < FRESH; i++) {
 		fresh[i] = xdp_pass__open_and_load();
@@ -275,8 +283,15 @@ xdp_perf:
 			if (link < 0)
 				return 1;
 			/* the link stays, and keeps the program, until exit */
+			other_tc[n] = tc_pass__open_and_load();
+			if (!other_tc[n] ||
+			    tcx_link(bpf_program__fd(other_tc[n]->progs.tc_pass),
+				     ifindex_of(dev), false) < 0)
+				return 1;
 		}
-		printf("xdp_perf_ns.%d %.1f\n", n, xdp_perf(prog_fd, 100000));
+		printf("xdp_perf_ns.%d %.1f\n", n, test_run_ns(prog_fd, 100000));
+		printf("tc_perf_ns.%d %.1f\n", n,
+		       test_run_ns(bpf_program__fd(tested_tc->progs.tc_pass), 100000));
 	}
 	return 0;
 }

@@ -2,7 +2,8 @@
 # make run, inside the guest of the patched kernel: real packets through
 # native XDP on a veth pair, measured with the field's own tools. pktgen
 # sends 64-byte frames; xdp-bench (xdp-tools, the successor of samples/bpf
-# xdp_rxq_info) drops, passes and bounces them and counts rx/s; perf
+# xdp_rxq_info) drops, passes, bounces and redirects them through a devmap
+# to a second veth pair, and counts rx/s; perf
 # records where the CPU goes while it drops, and the dispatcher image is
 # shown disassembled with its samples. Results land in build/results/.
 set -eu
@@ -17,6 +18,12 @@ echo "== figures are emulated (QEMU TCG): compare them only as ratios"
 ip link add pg0 type veth peer name pg1
 ip link set pg0 up
 ip link set pg1 up
+# The redirect target: a veth takes redirected frames only while its peer
+# has an XDP program (xdp_count passes pktgen's UDP frames on).
+ip link add rd0 type veth peer name rd1
+ip link set rd0 up
+ip link set rd1 up
+ip link set dev rd1 xdpdrv obj "$BUILD/progs/xdp_count.bpf.o" sec xdp
 
 # pktgen: 64-byte UDP frames from pg0, to pg1's native XDP program.
 echo "rem_device_all" >$PG/kpktgend_0
@@ -29,9 +36,12 @@ echo start >$PG/pgctrl &
 pktgen=$!
 
 # One xdp-bench run; its last Summary line into run-pps.txt.
-bench() {	# bench ACTION [extra: "perf"]
+bench() {	# bench ACTION [perf | TARGET]
 	out=$RESULTS/xdp-bench-$1.txt
-	timeout -s INT "$SECONDS_EACH" xdp-bench "$1" pg1 -m native -i 2 >"$out" 2>&1 &
+	target=
+	[ "${2:-perf}" = perf ] || target=$2
+	# shellcheck disable=SC2086 # no target: no argument
+	timeout -s INT "$SECONDS_EACH" xdp-bench "$1" pg1 $target -m native -i 2 >"$out" 2>&1 &
 	b=$!
 	if [ "${2:-}" = perf ]; then
 		sleep 2
@@ -42,7 +52,7 @@ bench() {	# bench ACTION [extra: "perf"]
 	fi
 	wait "$b" || true
 	rx=$(sed -n 's/^ *Average packets\/s *: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
-	printf '%-6s %12s rx/s\n' "$1" "${rx:-?}" | tee -a "$RESULTS/run-pps.txt"
+	printf '%-12s %12s rx/s\n' "$1" "${rx:-?}" | tee -a "$RESULTS/run-pps.txt"
 }
 
 : >"$RESULTS/run-pps.txt"
@@ -50,6 +60,7 @@ echo "== xdp-bench on pg1 (native XDP, veth), pktgen sending from pg0, ${SECONDS
 bench drop perf
 bench pass
 bench tx
+bench redirect-map rd0
 kill "$pktgen" 2>/dev/null || true
 echo stop >$PG/pgctrl 2>/dev/null || true
 wait "$pktgen" 2>/dev/null || true
@@ -63,5 +74,6 @@ echo "== the dispatcher as debugfs shows it"
 sed 's/^/   /' /sys/kernel/debug/bpf_dispatcher/xdp 2>/dev/null || echo "   (no dispatcher file: not the patched kernel)"
 
 ip link del pg0
+ip link del rd0
 # xdp_perf: one trivial program's ns/run through BPF_PROG_TEST_RUN.
 "$BUILD/bench/dispatcher_bench" xdp-perf >"$RESULTS/run-xdp-perf-patched.txt"

@@ -9,23 +9,34 @@ results=$BUILD/results
 mkdir -p "$results"
 bench=$BUILD/bench/dispatcher_bench
 
-run() {	# run NAME KERNEL [APPEND]
-	local name=$1 out=$results/bench-$1.txt
-	step "benchmark on the $name kernel"
-	KERNEL=$2 VM_APPEND=${3:-} CMD="$bench >$out.tmp" VM_TIMEOUT=1800 \
-		"$TOP/testbed/vm.sh" >/dev/null || die "the benchmark failed on the $name kernel"
+runs=${BENCH_RUNS:-1}
+case $runs in ''|*[!0-9]*|0) die "BENCH_RUNS=$runs: give a number of runs, 1 or more" ;; esac
+
+run() {	# run NAME KERNEL APPEND I: the I-th run on a kernel, into bench-NAME.I.txt
+	local out=$results/bench-$1.$4.txt
+	step "benchmark on the $1 kernel (run $4 of $runs)"
+	KERNEL=$2 VM_APPEND=$3 CMD="$bench >$out.tmp" VM_TIMEOUT=1800 \
+		"$TOP/testbed/vm.sh" >/dev/null || die "the benchmark failed on the $1 kernel"
 	# The redirect rows count instructions (QEMU -icount): wall-clock TCG
 	# time moved by 25% with where the linker put devmap.c, not with the code.
-	KERNEL=$2 VM_APPEND=${3:-} VM_ICOUNT=1 CMD="$bench redirect >>$out.tmp" \
+	KERNEL=$2 VM_APPEND=$3 VM_ICOUNT=1 CMD="$bench redirect >>$out.tmp" \
 		VM_TIMEOUT=1800 "$TOP/testbed/vm.sh" >/dev/null ||
-		die "the redirect benchmark failed on the $name kernel"
+		die "the redirect benchmark failed on the $1 kernel"
 	mv "$out.tmp" "$out"
 }
-run upstream upstream
-run patched patched
-run off patched bpf_dispatcher=off
+rm -f "$results"/bench-*.txt
+# Runs interleave the kernels, so a drift of the host touches them alike.
+for i in $(seq "$runs"); do
+	run upstream upstream "" "$i"
+	run patched patched "" "$i"
+	run off patched bpf_dispatcher=off "$i"
+done
 
-val() { awk -v k="$2" '$1 == k { print $2 }' "$results/bench-$1.txt"; }
+# A figure: the median of its runs (the lower middle one of an even count).
+val() {
+	cat "$results"/bench-"$1".*.txt | awk -v k="$2" '$1 == k { print $2 }' | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
 # How many times better patched is: cost upstream/patched, rate patched/upstream.
 gain() {
 	case $1 in
@@ -36,19 +47,22 @@ gain() {
 
 {
 	echo "Dispatcher benchmarks, $(date -u +%F), QEMU TCG (emulated: compare ratios only)"
+	echo "each figure the median of $runs run(s) (BENCH_RUNS), each run's the median of its samples"
 	echo
 	printf '%-34s %12s %12s %12s %10s\n' "figure" "upstream" "patched" "disp=off" "gain"
 	for k in attach_detach_us attach_detach_new_us test_run_us.1 test_run_us.2 \
 		 test_run_new_us.2 parallel_calls_per_s.1 \
 		 parallel_calls_per_s.4 devmap_redirect_ns.array \
 		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
-		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024; do
+		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024 \
+		 tc_perf_ns.0 tc_perf_ns.1 tc_perf_ns.48 tc_perf_ns.49 tc_perf_ns.1024; do
 		u=$(val upstream "$k"); p=$(val patched "$k"); o=$(val off "$k")
 		printf '%-34s %12s %12s %12s %10s\n' "$k" "$u" "$p" "$o" "$(gain "$k" "$u" "$p")"
 	done
 	echo
 	echo "gain: how many times better patched is than upstream (cost ratio, or rate ratio)"
 	echo "xdp_perf_ns.N: ns/run of a trivial XDP program with N other programs attached"
+	echo "tc_perf_ns.N: ns/run of a trivial SCHED_CLS program with N other tc programs attached"
 	echo "attach_detach_new_us, test_run_new_us.2: a program new to the dispatcher each time"
 	echo "test_run_us.R: one BPF_PROG_TEST_RUN call, repeat R, program attached nowhere"
 	echo "parallel_calls_per_s.P: repeat=2 test runs per second from P processes"

@@ -125,3 +125,16 @@ uint32_t prog_id(int prog_fd)
 		return 0;
 	return info.id;
 }
+
+bool dispatcher_booted_off(void)
+{
+	char cmdline[4096] = "";
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = '\0';
+		fclose(f);
+	}
+	return strstr(cmdline, "bpf_dispatcher=off");
+}

@@ -26,6 +26,9 @@ struct dispatcher_state {
 /* Does this kernel have the series' dispatcher (its debugfs directory)? */
 bool dispatcher_present(void);
 
+/* Was the kernel booted with bpf_dispatcher=off? */
+bool dispatcher_booted_off(void);
+
 /* Parse /sys/kernel/debug/bpf_dispatcher/@name; 0 or -1. An absent file
  * (the dispatcher never used yet) reads as empty.
  */

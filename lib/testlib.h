@@ -78,6 +78,22 @@ int xdp_test_run(int prog_fd, const void *in, uint32_t len, void *out,
 int xdp_test_run_live(int prog_fd, const void *in, uint32_t len,
 		      uint32_t repeat, uint32_t *duration_ns);
 
+/* tcx: a link on @ifindex's ingress or egress; its fd, or -1. */
+int tcx_link(int prog_fd, int ifindex, bool ingress);
+
+/* cls_bpf in direct-action mode (the clsact qdisc is made once): filter
+ * @handle at priority 1, replacing the program @handle runs if @replace.
+ */
+int cls_bpf_attach(int prog_fd, int ifindex, bool ingress, uint32_t handle,
+		   bool replace);
+int cls_bpf_detach(int ifindex, bool ingress, uint32_t handle);
+
+/* act_bpf: a cls_bpf filter (preference 2) running classifier @cls_fd,
+ * with action program @act_fd, made by tc(8) on pinned programs.
+ */
+int act_bpf_attach(int cls_fd, int act_fd, const char *dev, bool ingress);
+int act_bpf_detach(const char *dev, bool ingress);
+
 /* Names of the virtio-net devices, sorted; returns how many (at most 8). */
 int virtio_net_devs(char names[][16], int max);
 

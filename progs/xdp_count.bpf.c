@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Counts test frames and drops them; every other frame passes untouched. */
+/* Counts test frames and drops them (or passes them, if told to); every
+ * other frame passes untouched.
+ */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <bpf/bpf_helpers.h>
@@ -7,6 +9,7 @@
 
 #define TEST_ETH_P 0x88b5
 
+const volatile __u8 pass;	/* let test frames through after counting */
 __u64 frames;
 
 SEC("xdp")
@@ -18,7 +21,7 @@ int xdp_count(struct xdp_md *ctx)
 	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(TEST_ETH_P))
 		return XDP_PASS;
 	__sync_fetch_and_add(&frames, 1);
-	return XDP_DROP;
+	return pass ? XDP_PASS : XDP_DROP;
 }
 
 char _license[] SEC("license") = "GPL";

@@ -21,13 +21,17 @@ timeout=${VM_TIMEOUT:-1800}
 mem=${VM_MEM:-2G}
 [ "$flavour" = debug ] && mem=${VM_MEM:-4G}
 
-# The guest reads the command from build/vm/ and writes its exit status
-# there; the console log stays beside them for the splat scan.
-rundir=$BUILD/vm
+# The guest reads its command from a directory of its own under build/vm/
+# (guests may run side by side: make test beside make test-debug); the
+# console log is written there for the splat scan, and kept afterwards as
+# build/vm/console-<kernel>.log.
+vmdir=$BUILD/vm
+rundir=$vmdir/run-$$
 mkdir -p "$rundir"
-rm -f "$rundir/cmd" "$rundir/status"
-log=$rundir/console-$flavour.log
+log=$rundir/console.log
+kept_log=$vmdir/console-$flavour.log
 : >"$log"
+trap 'mv -f "$log" "$kept_log" 2>/dev/null; rm -rf "$rundir"' EXIT
 if [ -n "$cmd" ]; then
 	printf '%s\n' "$cmd" >"$rundir/cmd"
 fi
@@ -35,7 +39,7 @@ fi
 # KVM where it works: /dev/kvm can exist and still fail (nested hosts that
 # refuse MSRs, or never start the guest), so a short boot decides, once.
 kvm_works() {
-	local probe=$rundir/kvm-probe
+	local probe=$vmdir/kvm-probe
 	[ -w /dev/kvm ] || return 1
 	if [ ! -f "$probe" ]; then
 		if timeout 20 qemu-system-x86_64 -machine accel=kvm -cpu host -m 256M \
@@ -61,7 +65,7 @@ esac
 append="console=ttyS0 loglevel=5 root=/dev/root rootfstype=9p ro"
 append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
 append+=" init=$TOP/testbed/guest-init panic=-1 testbed.top=$TOP testbed.build=$BUILD"
-[ -z "$cmd" ] || append+=" testbed.mode=cmd"
+[ -z "$cmd" ] || append+=" testbed.mode=cmd testbed.run=${rundir#$vmdir/}"
 append+=" ${VM_APPEND:-}"
 
 # Single-threaded TCG: with one host thread per vCPU (thread=multi), QEMU
@@ -95,6 +99,8 @@ qemu=(qemu-system-x86_64 -accel "$accel_opts" -cpu $cpu -smp 2 -m "$mem" "${icou
 	-netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,romfile=)
 
 if [ -z "$cmd" ]; then
+	trap - EXIT
+	rm -rf "$rundir"
 	exec "${qemu[@]}"
 fi
 
@@ -107,15 +113,14 @@ splats+='|Call Trace:'
 set +e
 # The whole console goes to the log (the splat scan reads it); the
 # stream stops at the guest's exit marker, so CMD's last line is ours too.
+# sed -u passes each line on as it comes (mawk would hold them back).
 timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log" |
-	awk '/^@@testbed-exit/ { done = 1 }
-	     !done && !/hub 0 is not connected to host network|externally provided fw_cfg/ {
-		print; fflush()
-	     }'
+	sed -u -e '/^@@testbed-exit/,$d' \
+		-e '/hub 0 is not connected to host network\|externally provided fw_cfg/d'
 qrc=${PIPESTATUS[0]}
 set -e
 
-tail_log() { say "--- last console lines ($log) ---"; tail -n "${1:-25}" "$log" | tr -d '\r'; say "---"; }
+tail_log() { say "--- last console lines ($kept_log) ---"; tail -n "${1:-25}" "$log" | tr -d '\r'; say "---"; }
 
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	tail_log 40

@@ -6,33 +6,17 @@
  * exists, the programs are listed without direct jumps, and every test
  * run's result is the same.
  */
-#include <stdio.h>
-#include <string.h>
-
 #include "tests.h"
 #include "dispatcher.h"
 #include "marked.h"
 
 #define NPROGS 3
 
-static bool booted_off(void)
-{
-	char cmdline[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
-
-	if (f) {
-		if (!fgets(cmdline, sizeof(cmdline), f))
-			cmdline[0] = '\0';
-		fclose(f);
-	}
-	return strstr(cmdline, "bpf_dispatcher=off");
-}
-
 int test_dispatcher_mode(void)
 {
 	struct marked m[NPROGS] = {};
 	struct dispatcher_state st = {};
-	bool off = booted_off(), direct;
+	bool off = dispatcher_booted_off(), direct;
 	int i, ret = KSFT_FAIL;
 
 	if (!dispatcher_present()) {

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tc attach points for the tests: tcx links, cls_bpf filters (libbpf's
+ * netlink), and act_bpf actions (iproute2's tc, on pinned programs).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "testlib.h"
+
+/* enum bpf_attach_type of Linux 6.6 on; Debian 12's headers are 6.1's. */
+#define ATTACH_TCX_INGRESS 46
+#define ATTACH_TCX_EGRESS 47
+
+int tcx_link(int prog_fd, int ifindex, bool ingress)
+{
+	int fd = bpf_link_create(prog_fd, ifindex,
+				 ingress ? ATTACH_TCX_INGRESS : ATTACH_TCX_EGRESS, NULL);
+
+	if (fd < 0)
+		diag("tcx %s link on ifindex %d: %s", ingress ? "ingress" : "egress",
+		     ifindex, strerror(-fd));
+	return fd < 0 ? -1 : fd;
+}
+
+static void tc_hook(struct bpf_tc_hook *hook, int ifindex, bool ingress)
+{
+	memset(hook, 0, sizeof(*hook));
+	hook->sz = sizeof(*hook);
+	hook->ifindex = ifindex;
+	hook->attach_point = ingress ? BPF_TC_INGRESS : BPF_TC_EGRESS;
+}
+
+int cls_bpf_attach(int prog_fd, int ifindex, bool ingress, uint32_t handle,
+		   bool replace)
+{
+	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd, .handle = handle,
+		    .priority = 1, .flags = replace ? BPF_TC_F_REPLACE : 0);
+	libbpf_print_fn_t old_print;
+	struct bpf_tc_hook hook;
+	int err;
+
+	tc_hook(&hook, ifindex, ingress);
+	/* The clsact qdisc, once: libbpf would log the kernel's refusal
+	 * of a second one.
+	 */
+	old_print = libbpf_set_print(NULL);
+	err = bpf_tc_hook_create(&hook);
+	libbpf_set_print(old_print);
+	if (err && err != -EEXIST) {
+		diag("clsact on ifindex %d: %s", ifindex, strerror(-err));
+		return -1;
+	}
+	err = bpf_tc_attach(&hook, &opts);
+	if (err)
+		diag("cls_bpf %s filter on ifindex %d: %s", ingress ? "ingress" : "egress",
+		     ifindex, strerror(-err));
+	return err ? -1 : 0;
+}
+
+int cls_bpf_detach(int ifindex, bool ingress, uint32_t handle)
+{
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = handle, .priority = 1);
+	struct bpf_tc_hook hook;
+	int err;
+
+	tc_hook(&hook, ifindex, ingress);
+	err = bpf_tc_detach(&hook, &opts);
+	if (err)
+		diag("cls_bpf detach on ifindex %d: %s", ifindex, strerror(-err));
+	return err ? -1 : 0;
+}
+
+#define PIN_DIR "/sys/fs/bpf/testbed"
+
+/* Pin @fd as PIN_DIR/@name for tc(8), mounting bpffs if need be. */
+static int pin(int fd, const char *name, char *path, size_t size)
+{
+	if (access("/sys/fs/bpf", F_OK) == 0 && mkdir(PIN_DIR, 0700) && errno == ENOENT) {
+		diag("no /sys/fs/bpf");
+		return -1;
+	}
+	if (access(PIN_DIR, F_OK)) {
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) || mkdir(PIN_DIR, 0700)) {
+			diag("bpffs at /sys/fs/bpf: %m");
+			return -1;
+		}
+	}
+	snprintf(path, size, PIN_DIR "/%s", name);
+	unlink(path);
+	if (bpf_obj_pin(fd, path)) {
+		diag("pinning %s: %m", path);
+		return -1;
+	}
+	return 0;
+}
+
+int act_bpf_attach(int cls_fd, int act_fd, const char *dev, bool ingress)
+{
+	char cls[128], act[128];
+	int ret;
+
+	if (pin(cls_fd, "cls", cls, sizeof(cls)) || pin(act_fd, "act", act, sizeof(act)))
+		return -1;
+	if (run_cmd("tc qdisc replace dev %s clsact", dev))
+		return -1;
+	ret = run_cmd("tc filter add dev %s %s pref 2 bpf object-pinned %s action bpf object-pinned %s",
+		      dev, ingress ? "ingress" : "egress", cls, act);
+	/* tc holds the programs now: the pins can go. */
+	unlink(cls);
+	unlink(act);
+	return ret;
+}
+
+int act_bpf_detach(const char *dev, bool ingress)
+{
+	return run_cmd("tc filter del dev %s %s pref 2", dev, ingress ? "ingress" : "egress");
+}
