@@ -101,7 +101,9 @@ static int lists_exactly_soon(const uint32_t *ids, int n)
 	return lists_exactly(ids, n);
 }
 
-/* A direct jump to @id, or with bpf_dispatcher=off no image at all. */
+/* A direct jump to @id from an image perf can name (bpf_dispatcher_tc in
+ * /proc/kallsyms), or with bpf_dispatcher=off no image at all.
+ */
 static int jumps_as_booted(uint32_t id)
 {
 	bool off = dispatcher_booted_off(), direct = false;
@@ -115,6 +117,10 @@ static int jumps_as_booted(uint32_t id)
 		diag("booted with bpf_dispatcher=%s: image %lu bytes, program %u %s",
 		     off ? "off" : "on", st.image_size, id,
 		     direct ? "jumped to directly" : "without a direct jump");
+		ret = -1;
+	}
+	if (!off && !kallsyms_has("bpf_dispatcher_tc")) {
+		diag("bpf_dispatcher_tc is not in /proc/kallsyms while its image is in force");
 		ret = -1;
 	}
 	dispatcher_state_free(&st);
