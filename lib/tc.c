@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <linux/bpf.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -13,9 +15,12 @@
 
 #include "testlib.h"
 
-/* enum bpf_attach_type of Linux 6.6 on; Debian 12's headers are 6.1's. */
+/* enum bpf_attach_type and flags of Linux 6.6 on; Debian 12's headers
+ * are 6.1's.
+ */
 #define ATTACH_TCX_INGRESS 46
 #define ATTACH_TCX_EGRESS 47
+#define ATTACH_F_AFTER (1U << 4)
 
 int tcx_link(int prog_fd, int ifindex, bool ingress)
 {
@@ -26,6 +31,44 @@ int tcx_link(int prog_fd, int ifindex, bool ingress)
 		diag("tcx %s link on ifindex %d: %s", ingress ? "ingress" : "egress",
 		     ifindex, strerror(-fd));
 	return fd < 0 ? -1 : fd;
+}
+
+int tcx_attach(int prog_fd, int ifindex, bool ingress, int replace_fd)
+{
+	LIBBPF_OPTS(bpf_prog_attach_opts, opts, .flags = replace_fd >= 0 ? BPF_F_REPLACE : 0,
+		    .replace_prog_fd = replace_fd >= 0 ? replace_fd : 0);
+	int err;
+
+	err = bpf_prog_attach_opts(prog_fd, ifindex,
+				   ingress ? ATTACH_TCX_INGRESS : ATTACH_TCX_EGRESS, &opts);
+	if (err)
+		diag("tcx %s attach on ifindex %d%s: %s", ingress ? "ingress" : "egress",
+		     ifindex, replace_fd >= 0 ? " (replace)" : "", strerror(errno));
+	return err ? -1 : 0;
+}
+
+int tcx_detach(int prog_fd, int ifindex, bool ingress)
+{
+	enum bpf_attach_type type = ingress ? ATTACH_TCX_INGRESS : ATTACH_TCX_EGRESS;
+	union bpf_attr attr;
+	int err;
+
+	if (prog_fd >= 0) {
+		err = bpf_prog_detach2(prog_fd, ifindex, type);
+	} else {
+		/* No program named: the last one goes (libbpf 1.1 has no
+		 * option for it).
+		 */
+		memset(&attr, 0, sizeof(attr));
+		attr.target_fd = ifindex;
+		attr.attach_type = type;
+		attr.attach_flags = ATTACH_F_AFTER;
+		err = syscall(__NR_bpf, BPF_PROG_DETACH, &attr, sizeof(attr));
+	}
+	if (err)
+		diag("tcx detach on ifindex %d%s: %s", ifindex,
+		     prog_fd >= 0 ? "" : " (by position)", strerror(errno));
+	return err ? -1 : 0;
 }
 
 static void tc_hook(struct bpf_tc_hook *hook, int ifindex, bool ingress)

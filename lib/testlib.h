@@ -81,6 +81,12 @@ int xdp_test_run_live(int prog_fd, const void *in, uint32_t len,
 /* tcx: a link on @ifindex's ingress or egress; its fd, or -1. */
 int tcx_link(int prog_fd, int ifindex, bool ingress);
 
+/* tcx without a link (BPF_PROG_ATTACH), replacing @replace_fd's program if
+ * it is not -1; detach names the program, or with -1 takes the last one.
+ */
+int tcx_attach(int prog_fd, int ifindex, bool ingress, int replace_fd);
+int tcx_detach(int prog_fd, int ifindex, bool ingress);
+
 /* cls_bpf in direct-action mode (the clsact qdisc is made once): filter
  * @handle at priority 1, replacing the program @handle runs if @replace.
  */

@@ -349,14 +349,18 @@ out:
 	return ret;
 }
 
-/* Churn: a seeded sequence of tcx link attach, update and detach and of
- * cls_bpf add, replace and delete over a pool of programs and dummies.
+/* Churn: a seeded sequence of attach, replace and detach over a pool of
+ * programs and dummies, through three kinds of slot: tcx ingress links
+ * (attach, update, release), tcx egress without a link (attach, replace,
+ * detach by program or by position) and cls_bpf egress filters (add,
+ * replace, delete).
  */
 #define POOL 8
 #define DEVS 16
+enum kind { TCX_LINK, TCX_PROG, CLS, NKINDS };
 
 struct slot {
-	int link;	/* tcx: link fd; cls_bpf: 0; -1: empty */
+	int link;	/* TCX_LINK: link fd; else 0; -1: empty */
 	int prog;
 };
 
@@ -375,13 +379,64 @@ static int churn_same_set(struct tc_mark **pool, const struct slot *slots, int n
 	return lists_exactly_soon(ids, n);
 }
 
+static int pool_fd(struct tc_mark **pool, int i)
+{
+	return bpf_program__fd(pool[i]->progs.tc_mark);
+}
+
+static int slot_attach(struct tc_mark **pool, struct slot *sl, enum kind k, int ifindex, int prog)
+{
+	switch (k) {
+	case TCX_LINK:
+		sl->link = tcx_link(pool_fd(pool, prog), ifindex, true);
+		break;
+	case TCX_PROG:
+		sl->link = tcx_attach(pool_fd(pool, prog), ifindex, false, -1);
+		break;
+	default:
+		sl->link = cls_bpf_attach(pool_fd(pool, prog), ifindex, false, 1, false);
+	}
+	return sl->link < 0 ? -1 : 0;
+}
+
+static int slot_replace(struct tc_mark **pool, struct slot *sl, enum kind k, int ifindex, int prog)
+{
+	switch (k) {
+	case TCX_LINK:
+		return bpf_link_update(sl->link, pool_fd(pool, prog), NULL);
+	case TCX_PROG:
+		return tcx_attach(pool_fd(pool, prog), ifindex, false, pool_fd(pool, sl->prog));
+	default:
+		return cls_bpf_attach(pool_fd(pool, prog), ifindex, false, 1, true);
+	}
+}
+
+static int slot_detach(struct tc_mark **pool, struct slot *sl, enum kind k, int ifindex,
+		       bool by_position)
+{
+	int err;
+
+	switch (k) {
+	case TCX_LINK:
+		err = close(sl->link);
+		break;
+	case TCX_PROG:
+		err = tcx_detach(by_position ? -1 : pool_fd(pool, sl->prog), ifindex, false);
+		break;
+	default:
+		err = cls_bpf_detach(ifindex, false, 1);
+	}
+	sl->link = -1;
+	return err;
+}
+
 int test_tc_dispatcher_churn(void)
 {
 	int ops = getenv("CHURN_OPS") ? atoi(getenv("CHURN_OPS")) : 3000;
 	unsigned int seed = getenv("SEED") ? strtoul(getenv("SEED"), NULL, 0) : (unsigned int)now_ns();
-	struct slot slots[2 * DEVS];	/* [0, DEVS): tcx ingress; then cls_bpf egress */
+	struct slot slots[NKINDS * DEVS];	/* kind s / DEVS on dummy s % DEVS */
 	struct tc_mark *pool[POOL] = {};
-	int i, op, ret = KSFT_FAIL, counts[3] = {};
+	int i, op, ret = KSFT_FAIL, counts[3][NKINDS] = {};
 	char dev[16];
 
 	if (need_dispatcher())
@@ -393,56 +448,56 @@ int test_tc_dispatcher_churn(void)
 	for (i = 0; i < POOL; i++)
 		if (!(pool[i] = tc_mark_load(0x100 + i, false)))
 			goto out;
-	for (i = 0; i < 2 * DEVS; i++)
+	for (i = 0; i < NKINDS * DEVS; i++)
 		slots[i].link = -1;
 
 	for (op = 1; op <= ops; op++) {
-		int s = rand() % (2 * DEVS), prog = rand() % POOL;
-		int fd = bpf_program__fd(pool[prog]->progs.tc_mark);
-		bool tcx = s < DEVS;
+		int s = rand() % (NKINDS * DEVS), prog = rand() % POOL;
+		enum kind k = s / DEVS;
 		struct slot *sl = &slots[s];
+		int ifindex;
 
 		snprintf(dev, sizeof(dev), "ccd%d", s % DEVS);
+		ifindex = ifindex_of(dev);
 		if (sl->link < 0) {
-			sl->link = tcx ? tcx_link(fd, ifindex_of(dev), true) :
-				   cls_bpf_attach(fd, ifindex_of(dev), false, 1, false);
-			if (sl->link < 0)
+			if (slot_attach(pool, sl, k, ifindex, prog))
 				goto out;
-			counts[0]++;
+			counts[0][k]++;
 		} else if (rand() % 2) {
-			if (tcx ? close(sl->link) : cls_bpf_detach(ifindex_of(dev), false, 1))
+			if (slot_detach(pool, sl, k, ifindex, rand() % 2))
 				goto out;
-			sl->link = -1;
-			counts[1]++;
+			counts[1][k]++;
 			continue;
 		} else {
-			if (tcx ? bpf_link_update(sl->link, fd, NULL) :
-				  cls_bpf_attach(fd, ifindex_of(dev), false, 1, true)) {
+			if (prog == sl->prog)
+				prog = (prog + 1) % POOL;
+			if (slot_replace(pool, sl, k, ifindex, prog)) {
 				diag("replace on %s: %m", dev);
 				goto out;
 			}
-			counts[2]++;
+			counts[2][k]++;
 		}
 		sl->prog = prog;
-		if (op % 500 == 0 && churn_same_set(pool, slots, 2 * DEVS)) {
+		if (op % 500 == 0 && churn_same_set(pool, slots, NKINDS * DEVS)) {
 			diag("after operation %d", op);
 			goto out;
 		}
 	}
-	if (churn_same_set(pool, slots, 2 * DEVS))
+	if (churn_same_set(pool, slots, NKINDS * DEVS))
 		goto out;
-	for (i = 0; i < 2 * DEVS; i++) {
+	for (i = 0; i < NKINDS * DEVS; i++) {
 		if (slots[i].link < 0)
 			continue;
 		snprintf(dev, sizeof(dev), "ccd%d", i % DEVS);
-		if (i < DEVS ? close(slots[i].link) : cls_bpf_detach(ifindex_of(dev), false, 1))
+		if (slot_detach(pool, &slots[i], i / DEVS, ifindex_of(dev), false))
 			goto out;
-		slots[i].link = -1;
 	}
-	if (churn_same_set(pool, slots, 2 * DEVS))
+	if (churn_same_set(pool, slots, NKINDS * DEVS))
 		goto out;
-	diag("%d attaches, %d detaches, %d replaces: the set followed, empty at the end",
-	     counts[0], counts[1], counts[2]);
+	diag("attach/replace/detach: tcx links %d/%d/%d, tcx without a link %d/%d/%d, cls_bpf %d/%d/%d; the set followed, empty at the end",
+	     counts[0][TCX_LINK], counts[2][TCX_LINK], counts[1][TCX_LINK],
+	     counts[0][TCX_PROG], counts[2][TCX_PROG], counts[1][TCX_PROG],
+	     counts[0][CLS], counts[2][CLS], counts[1][CLS]);
 	ret = KSFT_PASS;
 out:
 	for (i = 0; i < POOL; i++)
