@@ -16,7 +16,7 @@
  */
 #define TEST_ETH_P	0x88b5
 #define TEST_FRAME_LEN	64
-#define TEST_FRAME_MAX	1514
+#define TEST_FRAME_MAX	9014
 
 /* Diagnostics go to stdout as TAP comment lines. */
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -12,8 +12,7 @@
 const volatile __u8 pass;	/* let test frames through after counting */
 __u64 frames;
 
-SEC("xdp")
-int xdp_count(struct xdp_md *ctx)
+static __always_inline int count(struct xdp_md *ctx)
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	struct ethhdr *eth = (void *)(long)ctx->data;
@@ -22,6 +21,19 @@ int xdp_count(struct xdp_md *ctx)
 		return XDP_PASS;
 	__sync_fetch_and_add(&frames, 1);
 	return pass ? XDP_PASS : XDP_DROP;
+}
+
+SEC("xdp")
+int xdp_count(struct xdp_md *ctx)
+{
+	return count(ctx);
+}
+
+/* The same for multi-buffer frames; loaded only when asked for. */
+SEC("?xdp.frags")
+int xdp_count_frags(struct xdp_md *ctx)
+{
+	return count(ctx);
 }
 
 char _license[] SEC("license") = "GPL";

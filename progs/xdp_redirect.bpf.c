@@ -31,11 +31,11 @@ const volatile __u64 redirect_flags;	/* BPF_F_BROADCAST... */
 
 __u32 key;		/* the unicast target */
 __u64 seen;		/* test frames redirected */
+__u64 multi_buffer;	/* of which with frags */
 __u64 errors[MAX_ERRNO];	/* xdp_redirect_err events, by -err */
 __u64 xmit_sent, xmit_drops;	/* xdp_devmap_xmit: what the flush handed */
 
-SEC("xdp")
-int xdp_redirect(struct xdp_md *ctx)
+static __always_inline int redirect(struct xdp_md *ctx)
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	struct ethhdr *eth = (void *)(long)ctx->data;
@@ -43,9 +43,24 @@ int xdp_redirect(struct xdp_md *ctx)
 	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(TEST_ETH_P))
 		return XDP_PASS;
 	__sync_fetch_and_add(&seen, 1);
+	if (bpf_xdp_get_buff_len(ctx) > (__u64)(data_end - (void *)eth))
+		__sync_fetch_and_add(&multi_buffer, 1);
 	if (use_hash)
 		return bpf_redirect_map(&tx_hash, key, redirect_flags);
 	return bpf_redirect_map(&tx_array, key, redirect_flags);
+}
+
+SEC("xdp")
+int xdp_redirect(struct xdp_md *ctx)
+{
+	return redirect(ctx);
+}
+
+/* The same for multi-buffer frames; loaded only when asked for. */
+SEC("?xdp.frags")
+int xdp_redirect_frags(struct xdp_md *ctx)
+{
+	return redirect(ctx);
 }
 
 /* xdp_redirect_err(dev, xdp, tgt, err, map_type, map_id, index) */

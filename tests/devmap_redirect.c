@@ -34,6 +34,7 @@ struct topo {
 	struct bpf_link *tp[2];
 	int rd_link, rx_link[2];
 	bool hash, broadcast;
+	bool frags;	/* the xdp.frags programs: multi-buffer frames */
 };
 
 static int make_devices(void)
@@ -49,8 +50,10 @@ static const char *const peers[2] = { "peer0", "peer1" };
 
 static int attach_counter(struct topo *t, int i)
 {
-	t->rx_link[i] = xdp_link(bpf_program__fd(t->rx[i]->progs.xdp_count),
-				 ifindex_of(peers[i]), XDP_FLAGS_DRV_MODE);
+	struct bpf_program *p = t->frags ? t->rx[i]->progs.xdp_count_frags :
+					   t->rx[i]->progs.xdp_count;
+
+	t->rx_link[i] = xdp_link(bpf_program__fd(p), ifindex_of(peers[i]), XDP_FLAGS_DRV_MODE);
 	return t->rx_link[i] < 0 ? -1 : 0;
 }
 
@@ -76,18 +79,24 @@ static void topo_free(struct topo *t)
 }
 
 /* Load and attach everything; out0 (and out1) are the map's entries. */
-static int topo_init(struct topo *t, bool hash, bool broadcast)
+static int topo_init_frags(struct topo *t, bool hash, bool broadcast, bool frags)
 {
+	struct bpf_program *rd_prog;
 	int map_fd, i;
 
 	memset(t, 0, sizeof(*t));
 	t->rd_link = t->rx_link[0] = t->rx_link[1] = -1;
 	t->hash = hash;
 	t->broadcast = broadcast;
+	t->frags = frags;
 
 	t->rd = xdp_redirect__open();
 	if (!t->rd)
 		return -1;
+	rd_prog = frags ? t->rd->progs.xdp_redirect_frags : t->rd->progs.xdp_redirect;
+	/* One or the other: a devmap takes programs of one frags kind. */
+	bpf_program__set_autoload(t->rd->progs.xdp_redirect, !frags);
+	bpf_program__set_autoload(t->rd->progs.xdp_redirect_frags, frags);
 	t->rd->rodata->use_hash = hash;
 	t->rd->rodata->redirect_flags = broadcast ? BPF_F_BROADCAST : 0;
 	if (xdp_redirect__load(t->rd))
@@ -103,8 +112,11 @@ static int topo_init(struct topo *t, bool hash, bool broadcast)
 		}
 		if (i == 0)
 			t->rd->bss->key = key;
-		t->rx[i] = xdp_count__open_and_load();
-		if (!t->rx[i] || attach_counter(t, i))
+		t->rx[i] = xdp_count__open();
+		if (!t->rx[i])
+			return -1;
+		bpf_program__set_autoload(t->rx[i]->progs.xdp_count_frags, frags);
+		if (xdp_count__load(t->rx[i]) || attach_counter(t, i))
 			return -1;
 	}
 	t->tp[0] = bpf_program__attach(t->rd->progs.count_redirect_err);
@@ -113,13 +125,19 @@ static int topo_init(struct topo *t, bool hash, bool broadcast)
 		diag("attaching the xdp tracepoint counters failed");
 		return -1;
 	}
-	t->rd_link = xdp_link(bpf_program__fd(t->rd->progs.xdp_redirect),
-			      ifindex_of("in0"), XDP_FLAGS_DRV_MODE);
+	t->rd_link = xdp_link(bpf_program__fd(rd_prog), ifindex_of("in0"), XDP_FLAGS_DRV_MODE);
 	return t->rd_link < 0 ? -1 : 0;
+}
+
+static int topo_init(struct topo *t, bool hash, bool broadcast)
+{
+	return topo_init_frags(t, hash, broadcast, false);
 }
 
 static const char *topo_name(const struct topo *t)
 {
+	if (t->frags)
+		return t->hash ? "hash, xdp.frags" : "array, xdp.frags";
 	return t->hash ? (t->broadcast ? "hash broadcast" : "hash") :
 			 (t->broadcast ? "array broadcast" : "array");
 }
@@ -378,6 +396,53 @@ static int follow_case(bool hash)
 	if (!topo_init(&t, hash, false) && follow_steps(&t) == KSFT_PASS)
 		ret = follow_under_traffic(&t);
 	topo_free(&t);
+	return ret;
+}
+
+/*
+ * Multi-buffer frames (5,000 bytes at MTU 9,000, so veth builds them with
+ * frags) take the frags limit: delivered while out0 takes them, dropped
+ * with -EMSGSIZE when out0's MTU falls under their length.
+ */
+static int frags_case(bool hash)
+{
+	struct topo t;
+	int ret = KSFT_FAIL;
+	__u64 mb;
+
+	if (topo_init_frags(&t, hash, false, true))
+		goto out;
+	if (phase(&t, "MTU 9000", 5000, 0) || phase(&t, "MTU 9000", TEST_FRAME_LEN, 0))
+		goto out;
+	mb = t.rd->bss->multi_buffer;
+	diag("%s: %llu frames redirected with frags", topo_name(&t), (unsigned long long)mb);
+	if (mb < PHASE_FRAMES) {
+		diag("only %llu of the 5000-byte frames had frags", (unsigned long long)mb);
+		goto out;
+	}
+	if (run_cmd("ip link set dev out0 mtu 4000") || phase(&t, "out0 MTU 4000", 5000, EMSGSIZE) ||
+	    run_cmd("ip link set dev out0 mtu 9000") || phase(&t, "out0 MTU 9000 again", 5000, 0))
+		goto out;
+	ret = KSFT_PASS;
+out:
+	topo_free(&t);
+	return ret;
+}
+
+int test_devmap_redirect_frags(void)
+{
+	const char *devs[] = { "in0", "in1", "out0", "peer0", "out1", "peer1" };
+	int i, ret = KSFT_PASS;
+
+	if (make_devices())
+		return KSFT_FAIL;
+	for (i = 0; i < 6; i++)
+		if (run_cmd("ip link set dev %s mtu 9000", devs[i]))
+			return KSFT_FAIL;
+	if (frags_case(false) != KSFT_PASS)
+		ret = KSFT_FAIL;
+	if (frags_case(true) != KSFT_PASS)
+		ret = KSFT_FAIL;
 	return ret;
 }
 

@@ -39,6 +39,7 @@ static const struct test tests[] = {
 	{ .name = "devmap_redirect_live_frames", .fn = test_devmap_redirect_live_frames },
 	{ .name = "devmap_redirect_follows_device", .fn = test_devmap_redirect_follows_device,
 	  .timeout_s = 300 },
+	{ .name = "devmap_redirect_frags", .fn = test_devmap_redirect_frags, .timeout_s = 300 },
 };
 
 #define NTESTS (sizeof(tests) / sizeof(tests[0]))

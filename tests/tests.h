@@ -47,5 +47,6 @@ int test_tc_dispatcher_concurrency(void);
 int test_devmap_redirect_traffic(void);
 int test_devmap_redirect_live_frames(void);
 int test_devmap_redirect_follows_device(void);
+int test_devmap_redirect_frags(void);
 
 #endif
