@@ -3,6 +3,7 @@
  * netlink), and act_bpf actions (iproute2's tc, on pinned programs).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <linux/bpf.h>
 #include <sys/syscall.h>
@@ -71,6 +72,9 @@ int tcx_detach(int prog_fd, int ifindex, bool ingress)
 	return err ? -1 : 0;
 }
 
+/* libbpf's print function is global: threads silence it one at a time. */
+static pthread_mutex_t quiet_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void tc_hook(struct bpf_tc_hook *hook, int ifindex, bool ingress)
 {
 	memset(hook, 0, sizeof(*hook));
@@ -92,9 +96,11 @@ int cls_bpf_attach(int prog_fd, int ifindex, bool ingress, uint32_t handle,
 	/* The clsact qdisc, once: libbpf would log the kernel's refusal
 	 * of a second one.
 	 */
+	pthread_mutex_lock(&quiet_lock);
 	old_print = libbpf_set_print(NULL);
 	err = bpf_tc_hook_create(&hook);
 	libbpf_set_print(old_print);
+	pthread_mutex_unlock(&quiet_lock);
 	if (err && err != -EEXIST) {
 		diag("clsact on ifindex %d: %s", ifindex, strerror(-err));
 		return -1;
