@@ -216,30 +216,21 @@ static double parallel_calls(int prog_fd, int procs, int secs)
 	return (double)total / secs;
 }
 
-int main(int argc, char **argv)
+/* Update costs, with nothing else attached. */
+static int updates(void)
 {
-	bool xdp_perf_only = argc > 1 && !strcmp(argv[1], "xdp-perf");
-	bool redirect_only = argc > 1 && !strcmp(argv[1], "redirect");
-	static struct xdp_count *other[MAX_OTHERS];
-	static struct tc_pass *other_tc[MAX_OTHERS];
-	struct tc_pass *tested_tc;
 	static struct xdp_pass *fresh[FRESH];
 	static int fresh_fd[FRESH];
 	struct xdp_pass *tested;
-	int n = 0, i, prog_fd, link;
-	char dev[16];
+	int i, prog_fd, lat1;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (want_fds(16 * MAX_OTHERS) || dummy_devs("bd", MAX_OTHERS) || veth_pair("lat0", "lat1") ||
-	    veth_pair("rdt0", "rdp0") || veth_pair("rdt1", "rdp1"))
+	if (veth_pair("lat0", "lat1"))
 		return 1;
+	lat1 = ifindex_of("lat1");
 	tested = xdp_pass__open_and_load();
 	if (!tested)
 		return 1;
 	prog_fd = bpf_program__fd(tested->progs.xdp_pass);
-	tested_tc = tc_pass__open_and_load();
-	if (!tested_tc)
-		return 1;
 	/* Programs the dispatcher has never seen, one per measured call. */
 	for (i = 0; i < FRESH; i++) {
 		fresh[i] = xdp_pass__open_and_load();
@@ -247,51 +238,76 @@ int main(int argc, char **argv)
 			return 1;
 		fresh_fd[i] = bpf_program__fd(fresh[i]->progs.xdp_pass);
 	}
-
-	if (xdp_perf_only)
-		goto xdp_perf;
-	if (redirect_only)
-		goto redirect;
-
-	/* Updates first, with nothing else attached. */
-	printf("attach_detach_us %.1f\n", attach_detach_us(&prog_fd, false, ifindex_of("lat1"), 101));
-	printf("attach_detach_new_us %.1f\n",
-	       attach_detach_us(fresh_fd, true, ifindex_of("lat1"), FRESH / 2));
+	printf("attach_detach_us %.1f\n", attach_detach_us(&prog_fd, false, lat1, 101));
+	printf("attach_detach_new_us %.1f\n", attach_detach_us(fresh_fd, true, lat1, FRESH / 2));
 	printf("test_run_us.1 %.1f\n", test_run_us(&prog_fd, false, 1, 101));
 	printf("test_run_us.2 %.1f\n", test_run_us(&prog_fd, false, 2, 101));
 	printf("test_run_new_us.2 %.1f\n", test_run_us(fresh_fd + FRESH / 2, true, 2, FRESH / 2));
 	printf("parallel_calls_per_s.1 %.0f\n", parallel_calls(prog_fd, 1, 3));
 	printf("parallel_calls_per_s.4 %.0f\n", parallel_calls(prog_fd, 4, 3));
-	goto xdp_perf;
+	return 0;
+}
 
-redirect:
+static int redirect(void)
+{
+	if (veth_pair("rdt0", "rdp0") || veth_pair("rdt1", "rdp1"))
+		return 1;
 	printf("devmap_redirect_ns.array %.1f\n", devmap_redirect_ns(false, false));
 	printf("devmap_redirect_ns.hash %.1f\n", devmap_redirect_ns(true, false));
 	printf("devmap_redirect_ns.broadcast %.1f\n", devmap_redirect_ns(false, true));
 	return 0;
+}
 
-xdp_perf:
-	/* xdp_perf with more and more other programs attached. */
+/* xdp_perf and tc_perf with more and more other programs attached. */
+static int perf(void)
+{
+	static struct xdp_count *other[MAX_OTHERS];
+	static struct tc_pass *other_tc[MAX_OTHERS];
+	struct tc_pass *tested_tc;
+	struct xdp_pass *tested;
+	int n = 0, i, link;
+	char dev[16];
+
+	if (want_fds(16 * MAX_OTHERS) || dummy_devs("bd", MAX_OTHERS))
+		return 1;
+	tested = xdp_pass__open_and_load();
+	tested_tc = tc_pass__open_and_load();
+	if (!tested || !tested_tc)
+		return 1;
 	for (i = 0; i < (int)(sizeof(others) / sizeof(others[0])); i++) {
 		for (; n < others[i]; n++) {
+			/* the links stay, and keep the programs, until exit */
 			other[n] = xdp_count__open_and_load();
-			if (!other[n])
+			other_tc[n] = tc_pass__open_and_load();
+			if (!other[n] || !other_tc[n])
 				return 1;
 			snprintf(dev, sizeof(dev), "bd%d", n);
 			link = xdp_link(bpf_program__fd(other[n]->progs.xdp_count),
 					ifindex_of(dev), XDP_FLAGS_SKB_MODE);
-			if (link < 0)
-				return 1;
-			/* the link stays, and keeps the program, until exit */
-			other_tc[n] = tc_pass__open_and_load();
-			if (!other_tc[n] ||
-			    tcx_link(bpf_program__fd(other_tc[n]->progs.tc_pass),
-				     ifindex_of(dev), false) < 0)
+			if (link < 0 || tcx_link(bpf_program__fd(other_tc[n]->progs.tc_pass),
+						 ifindex_of(dev), false) < 0)
 				return 1;
 		}
-		printf("xdp_perf_ns.%d %.1f\n", n, test_run_ns(prog_fd, 100000));
+		printf("xdp_perf_ns.%d %.1f\n", n,
+		       test_run_ns(bpf_program__fd(tested->progs.xdp_pass), 100000));
 		printf("tc_perf_ns.%d %.1f\n", n,
 		       test_run_ns(bpf_program__fd(tested_tc->progs.tc_pass), 100000));
 	}
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(mode, "redirect"))
+		return redirect();
+	if (!strcmp(mode, "xdp-perf"))
+		return perf();
+	if (*mode) {
+		fprintf(stderr, "usage: dispatcher_bench [xdp-perf|redirect]\n");
+		return 2;
+	}
+	return updates() || perf();
 }
