@@ -127,18 +127,15 @@ int cls_bpf_detach(int ifindex, bool ingress, uint32_t handle)
 
 #define PIN_DIR "/sys/fs/bpf/testbed"
 
-/* Pin @fd as PIN_DIR/@name for tc(8), mounting bpffs if need be. */
+/* Pin @fd as PIN_DIR/@name for tc(8); bpffs is mounted if need be (the
+ * testbed guest mounts it, a bare one may not).
+ */
 static int pin(int fd, const char *name, char *path, size_t size)
 {
-	if (access("/sys/fs/bpf", F_OK) == 0 && mkdir(PIN_DIR, 0700) && errno == ENOENT) {
-		diag("no /sys/fs/bpf");
+	if (mkdir(PIN_DIR, 0700) && errno != EEXIST &&
+	    (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) || mkdir(PIN_DIR, 0700))) {
+		diag("bpffs directory %s: %m", PIN_DIR);
 		return -1;
-	}
-	if (access(PIN_DIR, F_OK)) {
-		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL) || mkdir(PIN_DIR, 0700)) {
-			diag("bpffs at /sys/fs/bpf: %m");
-			return -1;
-		}
 	}
 	snprintf(path, size, PIN_DIR "/%s", name);
 	unlink(path);
