@@ -14,9 +14,10 @@ export KERNEL
 # The kernel build a guest of $(KERNEL) needs.
 kernel_for_patched := kernel
 kernel_for_upstream := kernel-upstream
-guest_kernel := $(or $(kernel_for_$(KERNEL)),$(error KERNEL=$(KERNEL): use patched or upstream))
+kernel_for_cfi := kernel-cfi
+guest_kernel := $(or $(kernel_for_$(KERNEL)),$(error KERNEL=$(KERNEL): use patched, upstream or cfi))
 
-.PHONY: help run test test-debug kernel-debug deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean
+.PHONY: help run test test-debug kernel-debug kernel-cfi matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile
@@ -38,6 +39,14 @@ kernel-upstream: tree
 
 kernel-debug: tree
 	@testbed/kernel.sh debug
+
+# clang-19 with kCFI: make test KERNEL=cfi boots it.
+kernel-cfi: tree
+	@testbed/kernel.sh cfi
+
+# The series in other configs, and patch by patch: build/results/matrix.txt.
+matrix: tree
+	@testbed/matrix.sh
 
 progs: deps
 	@$(MAKE) -s -C progs OUT=$(BUILD)/progs

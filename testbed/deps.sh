@@ -10,8 +10,9 @@ packages=(
 	dwarves ccache cpio kmod xz-utils git perl python3
 	# the guest
 	qemu-system-x86 iproute2 procps util-linux
-	# BPF programs, skeletons and the tools run in the guest
-	clang llvm libbpf-dev zlib1g-dev bpftool linux-perf xdp-tools
+	# BPF programs, skeletons and the tools run in the guest; clang-19 and
+	# LLVM's binutils also build the kCFI kernel (make kernel-cfi)
+	clang llvm clang-19 lld-19 llvm-19 libbpf-dev zlib1g-dev bpftool linux-perf xdp-tools
 	# reports and documentation checks
 	gnuplot-nox python3-docutils
 )

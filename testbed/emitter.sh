@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The real-CPU harness of the series (tools/testing/bpf_dispatcher), on the
 # host: builds it from build/linux, then
-#   emitter.sh fuzz SECONDS    fuzz the emitter (ASan, UBSan)
+#   emitter.sh fuzz SECONDS    fuzz the emitter (ASan, UBSan), as an SMP kernel
+#                              builds it and, where the series builds one, as
+#                              a UP kernel does (SECONDS each)
 #   emitter.sh bench           ns per call -> build/results/emitter.{csv,png}
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,8 +17,11 @@ make -s -C "$harness" >/dev/null || die "building the emitter harness failed"
 
 case ${1:-} in
 fuzz)
-	step "fuzzing the dispatcher emitter on the host CPU for ${2:-5} s"
-	"$harness/dispatcher_fuzz" fuzz -t "${2:-5}" ${SEED:+-s "$SEED"}
+	for fuzzer in dispatcher_fuzz dispatcher_fuzz_up; do
+		[ -x "$harness/$fuzzer" ] || continue
+		step "fuzzing the dispatcher emitter on the host CPU for ${2:-5} s ($fuzzer)"
+		"$harness/$fuzzer" fuzz -t "${2:-5}" ${SEED:+-s "$SEED"} || exit 1
+	done
 	;;
 bench)
 	results=$BUILD/results

@@ -1,20 +1,39 @@
 #!/usr/bin/env bash
-# make kernel / make kernel-upstream / make kernel-debug: configure (tinyconfig
-# + our fragments via merge_config.sh) and build bzImage with ccache.
-#   kernel.sh patched|upstream|debug
+# make kernel / make kernel-upstream / make kernel-debug / make kernel-cfi:
+# configure (tinyconfig + our fragments via merge_config.sh) and build
+# bzImage with ccache.
+#   kernel.sh patched|upstream|debug|cfi|matrix/NAME
+# matrix/NAME adds testbed/kconfig/matrix/NAME.config and builds into
+# build/matrix/NAME (make matrix). SRC=DIR builds another checkout of the
+# series (the matrix's bisect build) with the same config.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-patched}
-fragments=("$TOP/testbed/kconfig/testbed.config")
+kconfig=$TOP/testbed/kconfig
+fragments=("$kconfig/testbed.config")
+src=${SRC:-$TREE}
 case $flavour in
-patched)  src=$TREE; out=$BUILD/kernel ;;
-debug)    src=$TREE; out=$BUILD/kernel-debug
-          fragments+=("$TOP/testbed/kconfig/debug.config") ;;
+patched)  out=$BUILD/kernel ;;
+debug)    out=$BUILD/kernel-debug; fragments+=("$kconfig/debug.config") ;;
+cfi)      out=$BUILD/kernel-cfi; fragments+=("$kconfig/cfi.config") ;;
 upstream) src=$BUILD/linux-upstream; out=$BUILD/kernel-upstream ;;
-*) die "unknown kernel flavour '$flavour' (patched, upstream, debug)" ;;
+matrix/*)
+	name=${flavour#matrix/}
+	[ -f "$kconfig/matrix/$name.config" ] || die "no config fragment $kconfig/matrix/$name.config"
+	out=$BUILD/matrix/$name; fragments+=("$kconfig/matrix/$name.config") ;;
+*) die "unknown kernel flavour '$flavour' (patched, upstream, debug, cfi, matrix/NAME)" ;;
 esac
+out=${OUT:-$out}
 tree_has_git || die "no kernel tree in $TREE: run 'make tree'"
+
+# A fragment that starts with "# toolchain: clang" is built with Debian's
+# clang-19 and LLVM's binutils (LLVM=-19), the only way to get kCFI.
+toolchain=(CC="ccache gcc" HOSTCC="ccache gcc")
+if grep -qx '# toolchain: clang' "${fragments[@]}"; then
+	command -v clang-19 >/dev/null || die "clang-19 not found: run 'make deps'"
+	toolchain=(LLVM=-19 CC="ccache clang-19" HOSTCC="ccache clang-19")
+fi
 
 # The upstream build uses a second checkout of 'base', so the patched tree
 # is never touched.
@@ -30,7 +49,7 @@ export ARCH=x86_64
 # ccache: hash paths relative to build/ so a clone elsewhere (CI) still hits.
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
-kmake() { make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+kmake() { make -C "$src" O="$out" "${toolchain[@]}" "$@"; }
 mkdir -p "$out"
 
 # (Re)configure when a fragment changed.
@@ -42,7 +61,10 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.testbed-config" 2>/dev/null)" != "
 		"$out/.config" "${fragments[@]}" >"$out/merge_config.log"
 	kmake -s olddefconfig >/dev/null
 	# merge_config.sh only warns when Kconfig overrides a request: fail.
+	# A later fragment's value for a symbol is the one requested.
 	bad=$(cat "${fragments[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1 \2/p' |
+	awk '{ val[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+	     END { for (i = 0; i < n; i++) print order[i], val[order[i]] }' |
 	while read -r sym val; do
 		if [ "$val" = n ]; then
 			grep -q "^$sym=" "$out/.config" && echo "$sym=n requested, got $(grep "^$sym=" "$out/.config")"

@@ -2,8 +2,11 @@
 /*
  * The dispatcher image is visible to the tools: its symbol is in
  * /proc/kallsyms while a program is attached, and perf attributes samples
- * to it while test runs go through it.
+ * to it while test runs go through it; its bytes only to those allowed
+ * raw kernel addresses.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <linux/if_link.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dispatcher.h"
 #include "tests.h"
 #include "xdp_count.skel.h"
 #include "xdp_mark.skel.h"
@@ -110,5 +114,82 @@ int test_perf_samples_in_dispatcher(void)
 	unlink(data);
 	xdp_mark__destroy(skel);
 	CHECK(samples > 0, "perf recorded no sample in %s", IMAGE_SYM);
+	return KSFT_PASS;
+}
+
+static int write_sysctl(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(val, f) < 0 ? -1 : 0;
+	return fclose(f) ? -1 : ret;
+}
+
+/* Bytes read from @path, or -errno. */
+static long read_all(const char *path)
+{
+	char buf[4096];
+	long total = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	if (n < 0)
+		total = -errno;
+	close(fd);
+	return total;
+}
+
+/*
+ * The image's bytes hold the programs' addresses: xdp.image is readable
+ * only where raw kernel addresses are (kptr_restrict below 2 for root),
+ * as the debugfs listing shows addresses only there.
+ */
+int test_dispatcher_image_needs_raw(void)
+{
+	const char *image = DISPATCHER_DEBUGFS "/xdp.image";
+	const char *sysctl = "/proc/sys/kernel/kptr_restrict";
+	struct xdp_count *skel;
+	long open_len, restricted_len;
+	char saved[8] = "0";
+	FILE *f;
+	int link;
+
+	if (!dispatcher_present() || dispatcher_booted_off()) {
+		diag("no dispatcher image on this kernel or boot");
+		return KSFT_SKIP;
+	}
+	if (enter_netns() || veth_pair("tx0", "rx0"))
+		return KSFT_FAIL;
+	skel = xdp_count__open_and_load();
+	CHECK(skel, "loading xdp_count failed");
+	link = xdp_link(bpf_program__fd(skel->progs.xdp_count), ifindex_of("rx0"),
+			XDP_FLAGS_DRV_MODE);
+	CHECK(link >= 0, "attach failed");
+
+	f = fopen(sysctl, "r");
+	if (f) {
+		if (!fgets(saved, sizeof(saved), f))
+			strcpy(saved, "0");
+		fclose(f);
+	}
+	CHECK(!write_sysctl(sysctl, "0"), "cannot write %s", sysctl);
+	open_len = read_all(image);
+	CHECK(!write_sysctl(sysctl, "2"), "cannot write %s", sysctl);
+	restricted_len = read_all(image);
+	write_sysctl(sysctl, saved);
+	close(link);
+	xdp_count__destroy(skel);
+
+	diag("%s: %ld bytes with kptr_restrict=0, %ld (%s) with 2", image, open_len,
+	     restricted_len, restricted_len < 0 ? strerror(-restricted_len) : "read");
+	CHECK(open_len > 0, "the image is not readable with kptr_restrict=0");
+	CHECK(restricted_len == -EPERM, "the image is readable with kptr_restrict=2");
 	return KSFT_PASS;
 }
