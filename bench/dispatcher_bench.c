@@ -15,6 +15,11 @@
  *                       for a program attached nowhere
  *   test_run_new_us.2   the same with repeat 2, a new program each call
  *   parallel_calls_per_s.P  repeat=2 test runs per second, P processes
+ *   alternating_images_per_s.K  static call updates (a kprobe on
+ *                       __static_call_update, so both kernels count alike)
+ *                       per second while repeat=2 test runs alternate
+ *                       between K programs (2, 8, 64) for 3 s
+ *   alternating_runs_per_s.K  those test runs per second
  *   devmap_redirect_ns.M  ns per frame of BPF_PROG_TEST_RUN in live-frames
  *                       mode redirecting through a devmap M (array, hash:
  *                       to one veth; broadcast: an array, to two), the
@@ -216,6 +221,79 @@ static double parallel_calls(int prog_fd, int procs, int secs)
 	return (double)total / secs;
 }
 
+#define KPROBE "dispatcher_bench_update"
+#define TRACING "/sys/kernel/tracing"
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "a");
+	int err;
+
+	if (!f)
+		return -1;
+	err = fputs(s, f) < 0;
+	return fclose(f) || err ? -1 : 0;
+}
+
+/* Hits of the kprobe so far, from kprobe_profile; -1 if it is not there. */
+static long kprobe_hits(void)
+{
+	char line[256], name[128];
+	long hits = -1, n;
+	FILE *f = fopen(TRACING "/kprobe_profile", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %ld", name, &n) == 2 && !strcmp(name, KPROBE))
+			hits = n;
+	if (f)
+		fclose(f);
+	return hits;
+}
+
+/*
+ * Repeat=2 test runs alternating between @k programs for @secs: runs per
+ * second into *@runs, static call updates per second returned (-1 if the
+ * kprobe cannot be set).
+ */
+static double alternating(int k, int secs, double *runs)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+	struct xdp_pass *p[64];
+	long before, after, n = 0;
+	uint64_t start, end;
+	int i;
+
+	*runs = -1;
+	if (k > 64)
+		return -1;
+	for (i = 0; i < k; i++) {
+		p[i] = xdp_pass__open_and_load();
+		if (!p[i])
+			return -1;
+	}
+	test_frame(frame, 0, 0);
+	write_file(TRACING "/kprobe_events", "p:" KPROBE " __static_call_update\n");
+	write_file(TRACING "/events/kprobes/" KPROBE "/enable", "1");
+	before = kprobe_hits();
+	start = now_ns();
+	end = start + secs * 1000000000ull;
+	while (now_ns() < end) {
+		if (xdp_test_run(bpf_program__fd(p[n % k]->progs.xdp_pass), frame,
+				 sizeof(frame), NULL, 2, NULL, NULL))
+			break;
+		n++;
+	}
+	after = kprobe_hits();
+	*runs = n / ((now_ns() - start) / 1e9);
+	write_file(TRACING "/events/kprobes/" KPROBE "/enable", "0");
+	write_file(TRACING "/kprobe_events", "-:" KPROBE "\n");
+	for (i = 0; i < k; i++)
+		xdp_pass__destroy(p[i]);
+	if (before < 0 || after < 0)
+		return -1;
+	return (after - before) / ((now_ns() - start) / 1e9);
+}
+
 /* Update costs, with nothing else attached. */
 static int updates(void)
 {
@@ -245,6 +323,13 @@ static int updates(void)
 	printf("test_run_new_us.2 %.1f\n", test_run_us(fresh_fd + FRESH / 2, true, 2, FRESH / 2));
 	printf("parallel_calls_per_s.1 %.0f\n", parallel_calls(prog_fd, 1, 3));
 	printf("parallel_calls_per_s.4 %.0f\n", parallel_calls(prog_fd, 4, 3));
+	for (i = 0; i < 3; i++) {
+		static const int k[] = { 2, 8, 64 };
+		double runs, images = alternating(k[i], 3, &runs);
+
+		printf("alternating_images_per_s.%d %.1f\n", k[i], images);
+		printf("alternating_runs_per_s.%d %.0f\n", k[i], runs);
+	}
 	return 0;
 }
 

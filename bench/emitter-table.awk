@@ -1,18 +1,22 @@
 # emitter.csv -> a table for commit messages and the README: per N, the
-# dispatcher under its policy ("disp") and the retpoline call ("retp") in
-# ns for each call pattern, and a direct call. SHAPE=tree shows the tree.
+# dispatcher under its policy ("disp") and the call it replaces ("off": the
+# kernel's path with images off, through this CPU's thunk) in ns for each
+# call pattern, a direct call, and the worst disp/off ratio of the row.
+# SHAPE=tree shows the tree alone instead of the policy.
 BEGIN { FS = "," }
 NR > 1 && $7 == (SHAPE ? SHAPE : "policy") {
 	if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
-	d[$1, $2] = $3; r[$1, $2] = $4; direct[$1] = $6
+	d[$1, $2] = $3; off[$1, $2] = ($8 != "" ? $8 : $4); direct[$1] = $6
+	r = d[$1, $2] / off[$1, $2]
+	if (r > worst[$1]) worst[$1] = r
 }
 END {
-	printf "  %4s | %-10s | %-10s | %-10s | %-10s | %s\n", "", "same", "r-robin", "random", "zipf", "direct"
-	printf "  %4s | %4s %5s | %4s %5s | %4s %5s | %4s %5s |\n", "N", "disp", "retp", "disp", "retp", "disp", "retp", "disp", "retp"
+	printf "  %4s | %-10s | %-10s | %-10s | %-10s | %6s | %s\n", "", "same", "r-robin", "random", "zipf", "direct", "worst"
+	printf "  %4s | %4s %5s | %4s %5s | %4s %5s | %4s %5s | %6s | %s\n", "N", "disp", "off", "disp", "off", "disp", "off", "disp", "off", "", "disp/off"
 	for (i = 1; i <= n; i++) {
 		k = order[i]
-		printf "  %4s | %4.1f %5.1f | %4.1f %5.1f | %4.1f %5.1f | %4.1f %5.1f | %4.1f\n", k,
-			d[k, "same"], r[k, "same"], d[k, "round-robin"], r[k, "round-robin"],
-			d[k, "random"], r[k, "random"], d[k, "zipf"], r[k, "zipf"], direct[k]
+		printf "  %4s | %4.1f %5.1f | %4.1f %5.1f | %4.1f %5.1f | %4.1f %5.1f | %6.1f | %.2f\n", k,
+			d[k, "same"], off[k, "same"], d[k, "round-robin"], off[k, "round-robin"],
+			d[k, "random"], off[k, "random"], d[k, "zipf"], off[k, "zipf"], direct[k], worst[k]
 	}
 }

@@ -40,6 +40,7 @@ val() {
 # How many times better patched is: cost upstream/patched, rate patched/upstream.
 gain() {
 	case $1 in
+	*images_per_s*) awk -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }' ;;
 	*per_s*) awk -v a="$3" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }' ;;
 	*) awk -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }' ;;
 	esac
@@ -52,7 +53,9 @@ gain() {
 	printf '%-34s %12s %12s %12s %10s\n' "figure" "upstream" "patched" "disp=off" "gain"
 	for k in attach_detach_us attach_detach_new_us test_run_us.1 test_run_us.2 \
 		 test_run_new_us.2 parallel_calls_per_s.1 \
-		 parallel_calls_per_s.4 devmap_redirect_ns.array \
+		 parallel_calls_per_s.4 alternating_images_per_s.2 alternating_images_per_s.8 \
+		 alternating_images_per_s.64 alternating_runs_per_s.2 alternating_runs_per_s.8 \
+		 alternating_runs_per_s.64 devmap_redirect_ns.array \
 		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
 		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024 \
 		 tc_perf_ns.0 tc_perf_ns.1 tc_perf_ns.48 tc_perf_ns.49 tc_perf_ns.1024; do
@@ -66,6 +69,9 @@ gain() {
 	echo "attach_detach_new_us, test_run_new_us.2: a program new to the dispatcher each time"
 	echo "test_run_us.R: one BPF_PROG_TEST_RUN call, repeat R, program attached nowhere"
 	echo "parallel_calls_per_s.P: repeat=2 test runs per second from P processes"
+	echo "alternating_images_per_s.K, alternating_runs_per_s.K: static call updates (kprobe on"
+	echo "  __static_call_update) and test runs per second while repeat=2 test runs alternate"
+	echo "  between K programs; gain for images: upstream/patched (fewer is better)"
 	echo "devmap_redirect_ns.M: per frame, live-frames test run redirecting through devmap M to veths,"
 	echo "  booted with QEMU -icount shift=0: one ns is one guest instruction"
 } | tee "$results/dispatcher.txt"

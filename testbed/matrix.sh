@@ -52,12 +52,6 @@ build() {
 }
 
 step "the patched kernel in other configs ($(git -C "$TREE" rev-list --count base..HEAD) patches)"
-wanted no-ibt && build no-ibt matrix/no-ibt "IBT off: no ENDBR, gen_endbr() undefined"
-wanted up && build up matrix/up "CONFIG_SMP=n: no this_cpu_off, no per-CPU offset"
-wanted no-mitigations &&
-	build no-mitigations matrix/no-mitigations "CONFIG_CPU_MITIGATIONS=n: no retpoline or ITS thunks"
-wanted preempt-rt &&
-	build preempt-rt matrix/preempt-rt "PREEMPT_RT: preemptible RCU readers, sleeping locks"
 cfi_built=0
 if wanted cfi; then
 	build cfi cfi "clang-19 LLVM=-19, CONFIG_CFI_CLANG (kCFI): build/kernel-cfi"
@@ -79,6 +73,13 @@ if wanted cfi-tests; then
 		grep -a -E '^not ok|CFI failure|Kernel panic|BUG|Oops' "$log" | head -n 20 | sed 's/^/    /'
 	fi
 fi
+
+wanted no-ibt && build no-ibt matrix/no-ibt "IBT off: no ENDBR, gen_endbr() undefined"
+wanted up && build up matrix/up "CONFIG_SMP=n: no this_cpu_off, no per-CPU offset"
+wanted no-mitigations &&
+	build no-mitigations matrix/no-mitigations "CONFIG_CPU_MITIGATIONS=n: no retpoline or ITS thunks"
+wanted preempt-rt &&
+	build preempt-rt matrix/preempt-rt "PREEMPT_RT: preemptible RCU readers, sleeping locks"
 
 # Bisectability: each commit of base..HEAD on its own, in a checkout of its
 # own at build/matrix/bisect/linux, built into build/matrix/bisect/kernel:

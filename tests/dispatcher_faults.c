@@ -115,6 +115,12 @@ int test_dispatcher_fault_injection(void)
 		failed_before = st.failed;
 		dispatcher_state_free(&st);
 
+		/*
+		 * Past the update rate's gap (50 ms) since the last image, so
+		 * that this attach makes its image itself, in this thread,
+		 * where fail-nth reaches its allocations.
+		 */
+		usleep(60000);
 		fd = fail_nth_fd();
 		snprintf(buf, sizeof(buf), "%d", nth);
 		if (fd < 0 || write(fd, buf, strlen(buf)) < 0) {

@@ -8,9 +8,8 @@
 #include "dispatcher.h"
 #include "marked.h"
 
-int marked_attach(struct marked *m, int from, int to, const char *prefix)
+int marked_load(struct marked *m, int from, int to)
 {
-	char dev[16];
 	int i;
 
 	for (i = from; i < to; i++) {
@@ -22,6 +21,18 @@ int marked_attach(struct marked *m, int from, int to, const char *prefix)
 		if (xdp_mark__load(m[i].skel))
 			return -1;
 		m[i].id = prog_id(bpf_program__fd(m[i].skel->progs.xdp_mark));
+	}
+	return 0;
+}
+
+int marked_attach(struct marked *m, int from, int to, const char *prefix)
+{
+	char dev[16];
+	int i;
+
+	if (marked_load(m, from, to))
+		return -1;
+	for (i = from; i < to; i++) {
 		snprintf(dev, sizeof(dev), "%s%d", prefix, i);
 		m[i].link = xdp_link(bpf_program__fd(m[i].skel->progs.xdp_mark),
 				     ifindex_of(dev), XDP_FLAGS_SKB_MODE);

@@ -13,6 +13,9 @@ struct marked {
 	uint32_t id;		/* the program's id */
 };
 
+/* Load programs @from .. @to - 1 into @m[], program i marking with i. */
+int marked_load(struct marked *m, int from, int to);
+
 /*
  * Load programs @from .. @to - 1 into @m[], program i marking with i,
  * and attach each in generic mode to the dummy device <prefix><i>

@@ -40,6 +40,8 @@ int test_dispatcher_churn(void);
 int test_dispatcher_concurrency(void);
 int test_dispatcher_fault_injection(void);
 int test_dispatcher_policy(void);
+int test_dispatcher_update_rate(void);
+int test_dispatcher_jump_within_delay(void);
 int test_dispatcher_mode(void);
 int test_tc_dispatcher_hooks(void);
 int test_tc_dispatcher_scale(void);
