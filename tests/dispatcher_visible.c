@@ -22,19 +22,41 @@
 
 #define IMAGE_SYM "bpf_dispatcher_xdp"
 
+/*
+ * xdp_count attached natively to rx0 of a new veth pair, in a namespace of
+ * its own: the link's fd, or -1 with *@skel NULL if anything failed.
+ */
+static int count_on_veth(struct xdp_count **skel)
+{
+	int link;
+
+	*skel = NULL;
+	if (enter_netns() || veth_pair("tx0", "rx0"))
+		return -1;
+	*skel = xdp_count__open_and_load();
+	if (!*skel) {
+		diag("loading xdp_count failed");
+		return -1;
+	}
+	link = xdp_link(bpf_program__fd((*skel)->progs.xdp_count), ifindex_of("rx0"),
+			XDP_FLAGS_DRV_MODE);
+	if (link < 0) {
+		diag("attach failed");
+		xdp_count__destroy(*skel);
+		*skel = NULL;
+	}
+	return link;
+}
+
 int test_dispatcher_in_kallsyms(void)
 {
 	struct xdp_count *skel;
 	int link;
 	bool seen;
 
-	if (enter_netns() || veth_pair("tx0", "rx0"))
+	link = count_on_veth(&skel);
+	if (link < 0)
 		return KSFT_FAIL;
-	skel = xdp_count__open_and_load();
-	CHECK(skel, "loading xdp_count failed");
-	link = xdp_link(bpf_program__fd(skel->progs.xdp_count), ifindex_of("rx0"),
-			XDP_FLAGS_DRV_MODE);
-	CHECK(link >= 0, "attach failed");
 	seen = kallsyms_has(IMAGE_SYM);
 	close(link);
 	xdp_count__destroy(skel);
@@ -165,13 +187,9 @@ int test_dispatcher_image_needs_raw(void)
 		diag("no dispatcher image on this kernel or boot");
 		return KSFT_SKIP;
 	}
-	if (enter_netns() || veth_pair("tx0", "rx0"))
+	link = count_on_veth(&skel);
+	if (link < 0)
 		return KSFT_FAIL;
-	skel = xdp_count__open_and_load();
-	CHECK(skel, "loading xdp_count failed");
-	link = xdp_link(bpf_program__fd(skel->progs.xdp_count), ifindex_of("rx0"),
-			XDP_FLAGS_DRV_MODE);
-	CHECK(link >= 0, "attach failed");
 
 	f = fopen(sysctl, "r");
 	if (f) {
