@@ -102,17 +102,27 @@ static int lists_exactly_soon(const uint32_t *ids, int n)
 }
 
 /* A direct jump to @id from an image perf can name (bpf_dispatcher_tc in
- * /proc/kallsyms), or with bpf_dispatcher=off no image at all.
+ * /proc/kallsyms), within 2 s (images are at least 50 ms apart: a program
+ * attached soon after another gets its jump at the update rate's next
+ * slot), or with bpf_dispatcher=off no image at all.
  */
 static int jumps_as_booted(uint32_t id)
 {
-	bool off = dispatcher_booted_off(), direct = false;
-	struct dispatcher_state st;
+	bool off = dispatcher_booted_off(), direct = false, listed;
+	uint64_t deadline = now_ns() + 2000000000ull;
+	struct dispatcher_state st = {};
 	int ret = 0;
 
-	if (dispatcher_read("tc", &st))
-		return -1;
-	if (!dispatcher_lists(&st, id, &direct) || direct == off ||
+	do {
+		dispatcher_state_free(&st);
+		if (dispatcher_read("tc", &st))
+			return -1;
+		listed = dispatcher_lists(&st, id, &direct);
+		if (off || (listed && direct && st.image_size))
+			break;
+		usleep(20000);
+	} while (now_ns() < deadline);
+	if (!listed || direct == off ||
 	    (off ? st.image_size != 0 : st.image_size == 0)) {
 		diag("booted with bpf_dispatcher=%s: image %lu bytes, program %u %s",
 		     off ? "off" : "on", st.image_size, id,
