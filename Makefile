@@ -3,6 +3,7 @@
 #
 #   make run     build, boot the patched kernel, show the dispatcher at work
 #   make test    build, boot the patched kernel, run the tests (TAP)
+#   make selftests  the kernel's test_progs on upstream and patched (long)
 #
 # KERNEL=upstream runs the same on the unpatched base. README.md has the rest.
 
@@ -17,7 +18,7 @@ kernel_for_upstream := kernel-upstream
 kernel_for_cfi := kernel-cfi
 guest_kernel := $(or $(kernel_for_$(KERNEL)),$(error KERNEL=$(KERNEL): use patched, upstream or cfi))
 
-.PHONY: help run test test-debug kernel-debug kernel-cfi matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean
+.PHONY: help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile
@@ -43,6 +44,18 @@ kernel-debug: tree
 # clang-19 with kCFI: make test KERNEL=cfi boots it.
 kernel-cfi: tree
 	@testbed/kernel.sh cfi
+
+# The selftests' config on top of ours, for make selftests.
+kernel-selftests: tree
+	@testbed/kernel.sh selftests
+
+kernel-upstream-selftests: tree
+	@testbed/kernel.sh upstream-selftests
+
+# test_progs on upstream, patched and bpf_dispatcher=off, in one table:
+# build/results/selftests.txt (SELFTESTS=all for the whole of test_progs).
+selftests: tree
+	@testbed/selftests.sh
 
 # The series in other configs, and patch by patch: build/results/matrix.txt.
 matrix: tree

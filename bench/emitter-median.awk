@@ -7,7 +7,7 @@ BEGIN { FS = OFS = "," }
 	k = $1 FS $2 FS $7
 	if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
 	c = ++cnt[k]
-	for (f = 3; f <= 8; f++) if (f != 7) v[k, f, c] = $f
+	for (f = 3; f <= 11; f++) if (f != 7 && f != 9) v[k, f, c] = $f
 	votes[k, $9]++
 	if (votes[k, $9] > best[k]) { best[k] = votes[k, $9]; chose[k] = $9 }
 }
@@ -23,7 +23,8 @@ END {
 	for (i = 1; i <= nk; i++) {
 		k = order[i]
 		split(k, p, FS)
-		printf "%s,%s,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%s\n", p[1], p[2], median(k, 3),
-		       median(k, 4), median(k, 5), median(k, 6), p[3], median(k, 8), chose[k]
+		printf "%s,%s,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%s,%.3f,%.3f\n", p[1], p[2], median(k, 3),
+		       median(k, 4), median(k, 5), median(k, 6), p[3], median(k, 8), chose[k],
+		       median(k, 10), median(k, 11)
 	}
 }

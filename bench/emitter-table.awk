@@ -2,8 +2,20 @@
 # dispatcher under its policy ("disp") and the call it replaces ("off": the
 # kernel's path with images off, through this CPU's thunk) in ns for each
 # call pattern, a direct call, and the worst disp/off ratio of the row.
-# SHAPE=tree shows the tree alone instead of the policy.
+# SHAPE=tree shows the tree alone instead of the policy. CALLS=1 shows,
+# per N and pattern, every indirect call a kernel can make beside the
+# policy's cost and choice.
 BEGIN { FS = "," }
+CALLS && NR == 1 {
+	printf "  %4s %-11s %9s %7s %7s %7s %7s %7s %7s  %s\n", "N", "pattern", "retpoline",
+		"lfence", "its", "plain", "direct", "off", "policy", "chose"
+}
+CALLS && NR > 1 && $7 == "policy" {
+	printf "  %4s %-11s %9.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f  %s\n", $1, $2, $4, $10,
+		$11, $5, $6, $8, $3, $9
+	next
+}
+CALLS { next }
 NR > 1 && $7 == (SHAPE ? SHAPE : "policy") {
 	if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
 	d[$1, $2] = $3; off[$1, $2] = ($8 != "" ? $8 : $4); direct[$1] = $6

@@ -13,6 +13,9 @@ packages=(
 	# BPF programs, skeletons and the tools run in the guest; clang-19 and
 	# LLVM's binutils also build the kCFI kernel (make kernel-cfi)
 	clang llvm clang-19 lld-19 llvm-19 libbpf-dev zlib1g-dev bpftool linux-perf xdp-tools
+	# make selftests: headers_install needs rsync; the tc and XDP tests of
+	# test_progs run ping, ethtool and iptables in the guest
+	rsync iputils-ping ethtool iptables
 	# reports and documentation checks
 	gnuplot-nox python3-docutils
 )

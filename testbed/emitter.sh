@@ -36,9 +36,12 @@ bench)
 		say "run $r of $runs done"
 	done
 	cat "$results"/emitter-run*.csv | awk -f "$TOP/bench/emitter-median.awk" >"$results/emitter.csv"
-	head -n 5 "$results/emitter-run1.txt" >"$results/emitter.txt"
+	sed -n '1,/^ *N pattern/p' "$results/emitter-run1.txt" | sed '$d' >"$results/emitter.txt"
 	say "each figure the median of $runs runs, each run's the median of its repetitions" >>"$results/emitter.txt"
+	say "the policy against the call it replaces (disp: the policy's choice; off: images off):" >>"$results/emitter.txt"
 	awk -f "$TOP/bench/emitter-table.awk" "$results/emitter.csv" >>"$results/emitter.txt"
+	say "every indirect call a kernel can make (ns per call):" >>"$results/emitter.txt"
+	awk -v CALLS=1 -f "$TOP/bench/emitter-table.awk" "$results/emitter.csv" >>"$results/emitter.txt"
 	cat "$results/emitter.txt"
 	awk -f "$TOP/bench/emitter-table.awk" "$results/emitter.csv" >"$results/emitter-table.txt"
 	awk -v SHAPE=tree -f "$TOP/bench/emitter-table.awk" "$results/emitter.csv" >"$results/emitter-tree.txt"

@@ -2,7 +2,10 @@
 # make kernel / make kernel-upstream / make kernel-debug / make kernel-cfi:
 # configure (tinyconfig + our fragments via merge_config.sh) and build
 # bzImage with ccache.
-#   kernel.sh patched|upstream|debug|cfi|matrix/NAME
+#   kernel.sh patched|upstream|debug|cfi|selftests|upstream-selftests|matrix/NAME
+# The selftests flavours add the tree's tools/testing/selftests/bpf/config
+# (=m made =y) and testbed/kconfig/selftests.config, and build modules too
+# (bpf_testmod.ko is built against their Module.symvers).
 # matrix/NAME adds testbed/kconfig/matrix/NAME.config and builds into
 # build/matrix/NAME (make matrix). SRC=DIR builds another checkout of the
 # series (the matrix's bisect build) with the same config.
@@ -18,14 +21,40 @@ patched)  out=$BUILD/kernel ;;
 debug)    out=$BUILD/kernel-debug; fragments+=("$kconfig/debug.config") ;;
 cfi)      out=$BUILD/kernel-cfi; fragments+=("$kconfig/cfi.config") ;;
 upstream) src=$BUILD/linux-upstream; out=$BUILD/kernel-upstream ;;
+selftests|upstream-selftests)
+	out=$BUILD/kernel-$flavour
+	[ "$flavour" = selftests ] || src=$BUILD/linux-upstream
+	fragments+=("$out/selftests-tree.config" "$kconfig/selftests.config") ;;
 matrix/*)
 	name=${flavour#matrix/}
 	[ -f "$kconfig/matrix/$name.config" ] || die "no config fragment $kconfig/matrix/$name.config"
 	out=$BUILD/matrix/$name; fragments+=("$kconfig/matrix/$name.config") ;;
-*) die "unknown kernel flavour '$flavour' (patched, upstream, debug, cfi, matrix/NAME)" ;;
+*) die "unknown kernel flavour '$flavour' (patched, upstream, debug, cfi, selftests, upstream-selftests, matrix/NAME)" ;;
 esac
 out=${OUT:-$out}
 tree_has_git || die "no kernel tree in $TREE: run 'make tree'"
+
+# The upstream build uses a second checkout of 'base', so the patched tree
+# is never touched.
+case $flavour in upstream|upstream-selftests)
+	if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then
+		git -C "$TREE" worktree add -q --detach "$src" base
+	else
+		git -C "$src" checkout -q --detach base
+	fi
+esac
+
+mkdir -p "$out"
+targets=(bzImage)
+case $flavour in *selftests)
+	# The selftests' own fragment, as the tree of this build has it. Kconfig
+	# may not honour every line of it on this base (other architectures'
+	# symbols, choices): those are logged, not fatal.
+	tree_config=$src/tools/testing/selftests/bpf/config
+	[ -f "$tree_config" ] || die "no $tree_config in the tree"
+	sed 's/=m$/=y/' "$tree_config" >"$out/selftests-tree.config"
+	targets+=(modules)
+esac
 
 # A fragment that starts with "# toolchain: clang" is built with Debian's
 # clang-19 and LLVM's binutils (LLVM=-19), the only way to get kCFI.
@@ -35,22 +64,11 @@ if grep -qx '# toolchain: clang' "${fragments[@]}"; then
 	toolchain=(LLVM=-19 CC="ccache clang-19" HOSTCC="ccache clang-19")
 fi
 
-# The upstream build uses a second checkout of 'base', so the patched tree
-# is never touched.
-if [ "$flavour" = upstream ]; then
-	if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then
-		git -C "$TREE" worktree add -q --detach "$src" base
-	else
-		git -C "$src" checkout -q --detach base
-	fi
-fi
-
 export ARCH=x86_64
 # ccache: hash paths relative to build/ so a clone elsewhere (CI) still hits.
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 kmake() { make -C "$src" O="$out" "${toolchain[@]}" "$@"; }
-mkdir -p "$out"
 
 # (Re)configure when a fragment changed.
 stamp=$(cat "${fragments[@]}" | sha256sum | cut -d' ' -f1)
@@ -62,7 +80,11 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.testbed-config" 2>/dev/null)" != "
 	kmake -s olddefconfig >/dev/null
 	# merge_config.sh only warns when Kconfig overrides a request: fail.
 	# A later fragment's value for a symbol is the one requested.
-	bad=$(cat "${fragments[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1 \2/p' |
+	strict=()
+	for f in "${fragments[@]}"; do
+		[ "$f" = "$out/selftests-tree.config" ] || strict+=("$f")
+	done
+	bad=$(cat "${strict[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1 \2/p' |
 	awk '{ val[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
 	     END { for (i = 0; i < n; i++) print order[i], val[order[i]] }' |
 	while read -r sym val; do
@@ -74,6 +96,13 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.testbed-config" 2>/dev/null)" != "
 	done || true)
 	[ -z "$bad" ] || die "the $flavour kernel config does not hold what the fragments ask:
 $bad"
+	if [ -f "$out/selftests-tree.config" ]; then
+		sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1=\2/p' "$out/selftests-tree.config" |
+		while read -r line; do
+			grep -qx "$line" "$out/.config" || echo "$line"
+		done >"$out/selftests-not-held.txt"
+		say "  $(wc -l <"$out/selftests-not-held.txt") lines of the selftests' config not held here: ${out#$TOP/}/selftests-not-held.txt"
+	fi
 	echo "$stamp" >"$out/.testbed-config"
 fi
 
@@ -81,7 +110,7 @@ step "building $flavour kernel in ${out#$TOP/} (log: ${out#$TOP/}/build.log)"
 start=$(date +%s)
 # Progress: one line per 250 objects; errors and warnings as they come.
 build() {
-	kmake -j"$(($(nproc) + 1))" bzImage 2>&1 | tee "$out/build.log" | awk '
+	kmake -j"$(($(nproc) + 1))" "${targets[@]}" 2>&1 | tee "$out/build.log" | awk '
 		/ CC | AS | LD /{ n++; if (n % 250 == 0) printf "  %6d objects  %s\n", n, $0 }
 		/error:|warning:|Error [0-9]/{ print }
 		{ fflush() }'

@@ -2,14 +2,14 @@
 # make vm: boot a built kernel under QEMU with the host's root shared
 # read-only over 9p and build/ shared read-write, run CMD as root in the
 # guest and exit with its status. Without CMD: an interactive shell.
-#   KERNEL=patched|upstream|debug|cfi  VM_TIMEOUT=seconds  VM_MEM=size  CMD=...
+#   KERNEL=patched|upstream|debug|cfi|selftests|upstream-selftests  VM_TIMEOUT=seconds  VM_MEM=size  CMD=...
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=${KERNEL:-patched}
 case $flavour in
-patched|upstream|debug|cfi) ;;
-*) die "KERNEL=$flavour: choose patched, upstream, debug or cfi" ;;
+patched|upstream|debug|cfi|selftests|upstream-selftests) ;;
+*) die "KERNEL=$flavour: choose patched, upstream, debug, cfi, selftests or upstream-selftests" ;;
 esac
 kdir=$BUILD/kernel; [ "$flavour" = patched ] || kdir=$BUILD/kernel-$flavour
 image=$kdir/arch/x86/boot/bzImage

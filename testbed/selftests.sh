@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# make selftests: the kernel's own BPF selftests (test_progs) on the
+# upstream kernel, on the patched kernel, and on the patched kernel booted
+# bpf_dispatcher=off, in one table: build/results/selftests.txt. Fails if
+# a test that passes on upstream fails or does not finish on a patched
+# kernel, or if a console shows a splat.
+#   SELFTESTS=named   the tests in testbed/selftests/ALLOWLIST (default)
+#   SELFTESTS=all     the whole of test_progs
+#   SELFTESTS_KERNELS="upstream patched patched-off"   which boots, in order
+# Every run leaves out testbed/selftests/DENYLIST and the tree's DENYLIST.
+#   selftests.sh build   only build test_progs (and the patched selftests
+#                        kernel whose BTF it is built against): make run
+#                        runs its xdp_perf on the test bed's kernels
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+selection=${SELFTESTS:-named}
+kernels=${SELFTESTS_KERNELS:-upstream patched patched-off}
+lists=$TOP/testbed/selftests
+out=$BUILD/selftests
+results=$BUILD/results
+case $selection in named|all) ;; *) die "SELFTESTS=$selection: choose named or all" ;; esac
+mkdir -p "$out/build" "$results"
+
+# Each kernel is a selftests flavour build (testbed/kernel.sh).
+kdir_of() {
+	case $1 in
+	upstream) echo "$BUILD/kernel-upstream-selftests" ;;
+	patched|patched-off) echo "$BUILD/kernel-selftests" ;;
+	*) die "SELFTESTS_KERNELS: unknown kernel '$1' (upstream, patched, patched-off)" ;;
+	esac
+}
+for k in $kernels; do kdir_of "$k" >/dev/null; done
+
+mode=${1:-run}
+case $mode in build|run) ;; *) die "usage: selftests.sh [build|run]" ;; esac
+
+# 1. The kernels: the selftests' own config on top of the test bed's.
+if [ "$mode" = build ]; then
+	"$TOP/testbed/kernel.sh" selftests
+else
+	case " $kernels " in *" patched"*) "$TOP/testbed/kernel.sh" selftests ;; esac
+	case " $kernels " in *" upstream "*) "$TOP/testbed/kernel.sh" upstream-selftests ;; esac
+fi
+
+# 2. test_progs, once, from the patched tree (it holds the series' own
+# tests) against the patched kernel's BTF. CO-RE relocates its programs
+# on the upstream kernel.
+selftests_src=$TREE/tools/testing/selftests/bpf
+st_make=(make -C "$selftests_src" OUTPUT="$out/build" VMLINUX_BTF="$BUILD/kernel-selftests/vmlinux"
+	KDIR="$BUILD/kernel-selftests" CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19
+	CC="ccache gcc" HOSTCC="ccache gcc")
+step "building test_progs in ${out#$TOP/}/build (log: ${out#$TOP/}/build.log)"
+# The tree's Makefile compiles each test from inside OUTPUT ("cd $(@D)"),
+# so its .test.d files name the generated skeletons relative to OUTPUT,
+# and a second make finds no rule for them ("No rule to make target
+# 'atomics.lskel.h'"). Make those names absolute.
+for d in "$out/build"/*.test.d; do
+	[ -e "$d" ] || break
+	perl -pi -e "s#(?<=\\s)([^/\\s][^\\s]*\\.h)(?=\\s)#$out/build/\\1#g" "$d"
+done
+start=$(date +%s)
+if ! "${st_make[@]}" -j"$(($(nproc) + 1))" test_progs >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -n 20
+	die "test_progs did not build (full log: $out/build.log)"
+fi
+say "built test_progs in $(($(date +%s) - start)) s"
+if [ "$mode" = build ]; then
+	# make run's guests boot kernels without modules: no .ko to add.
+	rm -rf "$out/run-testbed"
+	mkdir -p "$out/run-testbed"
+	ln -s "$out/build"/* "$out/run-testbed/"
+	rm -f "$out/run-testbed"/*.ko
+	exit 0
+fi
+
+# 3. The test modules, once per kernel: a module is built against its
+# kernel's Module.symvers and BTF. Built from copies of their sources, so
+# neither build touches the other's objects.
+modules=(bpf_testmod bpf_test_no_cfi bpf_test_modorder_x bpf_test_modorder_y)
+for k in $kernels; do
+	kdir=$(kdir_of "$k")
+	moddir=$out/modules-${kdir##*/kernel-}
+	[ -d "$moddir" ] && [ "$moddir/.built" -nt "$kdir/vmlinux" ] && continue
+	rm -rf "$moddir"
+	for mod in "${modules[@]}"; do
+		[ -d "$selftests_src/$mod" ] || continue
+		mkdir -p "$moddir/$mod"
+		cp "$selftests_src/$mod"/*.[ch] "$selftests_src/$mod/Makefile" "$moddir/$mod/"
+		make -C "$kdir" M="$moddir/$mod" CC="ccache gcc" modules >"$moddir/$mod.log" 2>&1 ||
+			{ tail -n 20 "$moddir/$mod.log"; die "$mod did not build against ${kdir#$TOP/}"; }
+	done
+	touch "$moddir/.built"
+done
+
+# 4. One directory per kernel to run in: test_progs loads its BPF objects
+# and modules from the current directory.
+rundir_for() {
+	local k=$1 kdir rundir f
+	kdir=$(kdir_of "$k")
+	rundir=$out/run-$k
+	rm -rf "$rundir"
+	mkdir -p "$rundir"
+	for f in "$out/build"/*; do
+		case $f in *.ko) ;; *) ln -s "$f" "$rundir/" ;; esac
+	done
+	ln -s "$out/modules-${kdir##*/kernel-}"/*/*.ko "$rundir/"
+	echo "$rundir"
+}
+
+# 5. The guests. test_progs' own exit status is written to a file: the
+# guest's status is then that of the boot itself (a splat, a crash or
+# the timeout).
+args=(-d "@$lists/DENYLIST" -d "@$selftests_src/DENYLIST")
+[ "$selection" = all ] || args+=(-a "@$lists/ALLOWLIST")
+status=0
+logs=()
+for k in $kernels; do
+	rundir=$(rundir_for "$k")
+	log=$results/selftests-$k.log
+	flavour=selftests; [ "$k" = upstream ] && flavour=upstream-selftests
+	append=; [ "$k" = patched-off ] && append=bpf_dispatcher=off
+	step "test_progs on the $k kernel (SELFTESTS=$selection; log: ${log#$TOP/})"
+	rm -f "$rundir/status"
+	start=$(date +%s)
+	set +e
+	KERNEL=$flavour VM_APPEND=$append VM_MEM=${VM_MEM:-4G} VM_TIMEOUT=${VM_TIMEOUT:-5400} \
+	CMD="cd $rundir && ./test_progs ${args[*]} >$log 2>&1; echo \$? >$rundir/status; tail -n 3 $log" \
+		"$TOP/testbed/vm.sh"
+	rc=$?
+	set -e
+	say "  $k: $(($(date +%s) - start)) s in the guest, test_progs exit $(cat "$rundir/status" 2>/dev/null || echo none)"
+	if [ "$rc" -ne 0 ]; then
+		say "error: the $k guest did not end cleanly (status $rc): see build/vm/console-$flavour.log" >&2
+		echo "guest-failed $rc" >>"$log"
+		status=1
+	fi
+	logs+=("$log")
+done
+
+# 6. The table: one row per test and subtest, a column per kernel.
+awk -f "$TOP/testbed/selftests-table.awk" -v selection="$selection" -v kernels="$kernels" "${logs[@]}" >"$results/selftests.txt" ||
+	status=1
+cat "$results/selftests.txt"
+exit "$status"
