@@ -2,20 +2,30 @@
 #   awk -f selftests-table.awk -v kernels="upstream patched ..." LOG...
 # (the logs in the order of kernels). A row per test and subtest: OK,
 # SKIP, FAIL, or "-" where the kernel's run never reported it. Exits 1
-# when a test that passes on upstream fails or is missing on a patched
-# kernel (or, without an upstream column, when any test fails).
+# when a test fails or is missing on a patched kernel and did not fail on
+# upstream (a test of the series that skips on upstream counts too), or
+# when a run did not finish.
 BEGIN {
 	nk = split(kernels, kname, " ")
 	for (i = 1; i <= nk; i++)
 		if (kname[i] == "upstream")
 			up = i
 }
-FNR == 1 { k++; in_summary = 0 }
+# The column is the file's place on the command line: an empty log (a
+# run that never started) still takes its own.
+FNR == 1 {
+	for (k = 1; k < ARGC; k++)
+		if (ARGV[k] == FILENAME)
+			break
+	in_summary = 0
+}
 /^All error logs:/ { in_summary = 1 }
 /^guest-failed/ { guest_failed[k] = 1 }
 /^Summary:/ { summary[k] = $0 }
 !in_summary && match($0, /^#[0-9]+(\/[0-9]+)?[ \t]+/) {
 	rest = substr($0, RLENGTH + 1)
+	# "OK (SKIP: 5/14)": a test some of whose subtests skipped
+	sub(/ \(SKIP: [0-9]+\/[0-9]+\)$/, "", rest)
 	if (!match(rest, /:(OK|SKIP|FAIL)$/))
 		next
 	name = substr(rest, 1, RSTART - 1)
@@ -39,14 +49,21 @@ END {
 	for (i = 0; i < n; i++) {
 		name = order[i]
 		printf "%-*s", w, name
+		# (an awk array reference creates the element: test with "in" first)
+		ur = (up && (name, up) in result) ? result[name, up] : "-"
 		for (j = 1; j <= nk; j++) {
 			r = ((name, j) in result) ? result[name, j] : "-"
 			printf "  %-11s", r
 			if (j == up)
 				continue
-			if (up ? result[name, up] == "OK" && r != "OK" && r != "SKIP" : r == "FAIL")
-				bad[++nbad] = sprintf("%s: %s on %s%s", name, r == "-" ? "not reported" : r,
-					kname[j], up ? ", OK on upstream" : "")
+			if ((r == "FAIL" || r == "-") && ur != "FAIL") {
+				u = ""
+				if (up)
+					u = ur == "-" ? ", not reported on upstream" : ", " ur " on upstream"
+				if (r == "-")
+					r = "not reported"
+				bad[++nbad] = sprintf("%s: %s on %s%s", name, r, kname[j], u)
+			}
 		}
 		printf "\n"
 	}

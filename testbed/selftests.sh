@@ -121,7 +121,7 @@ for k in $kernels; do
 	flavour=selftests; [ "$k" = upstream ] && flavour=upstream-selftests
 	append=; [ "$k" = patched-off ] && append=bpf_dispatcher=off
 	step "test_progs on the $k kernel (SELFTESTS=$selection; log: ${log#$TOP/})"
-	rm -f "$rundir/status"
+	rm -f "$rundir/status" "$log"
 	start=$(date +%s)
 	set +e
 	KERNEL=$flavour VM_APPEND=$append VM_MEM=${VM_MEM:-4G} VM_TIMEOUT=${VM_TIMEOUT:-5400} \
