@@ -14,8 +14,8 @@ packages=(
 	# LLVM's binutils also build the kCFI kernel (make kernel-cfi)
 	clang llvm clang-19 lld-19 llvm-19 libbpf-dev zlib1g-dev bpftool linux-perf xdp-tools
 	# make selftests: headers_install needs rsync; the tc and XDP tests of
-	# test_progs run ping, ethtool and iptables in the guest
-	rsync iputils-ping ethtool iptables
+	# test_progs run ping, ethtool, iptables and nft in the guest
+	rsync iputils-ping ethtool iptables nftables
 	# reports and documentation checks
 	gnuplot-nox python3-docutils
 )

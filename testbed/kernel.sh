@@ -24,7 +24,7 @@ upstream) src=$BUILD/linux-upstream; out=$BUILD/kernel-upstream ;;
 selftests|upstream-selftests)
 	out=$BUILD/kernel-$flavour
 	[ "$flavour" = selftests ] || src=$BUILD/linux-upstream
-	fragments+=("$out/selftests-tree.config" "$kconfig/selftests.config") ;;
+	fragments+=(@tree "$kconfig/selftests.config") ;;
 matrix/*)
 	name=${flavour#matrix/}
 	[ -f "$kconfig/matrix/$name.config" ] || die "no config fragment $kconfig/matrix/$name.config"
@@ -55,6 +55,10 @@ case $flavour in *selftests)
 	sed 's/=m$/=y/' "$tree_config" >"$out/selftests-tree.config"
 	targets+=(modules)
 esac
+# @tree: the tree's fragment, written into this build's directory above.
+for i in "${!fragments[@]}"; do
+	[ "${fragments[$i]}" != @tree ] || fragments[$i]=$out/selftests-tree.config
+done
 
 # A fragment that starts with "# toolchain: clang" is built with Debian's
 # clang-19 and LLVM's binutils (LLVM=-19), the only way to get kCFI.

@@ -3,6 +3,7 @@
 # read-only over 9p and build/ shared read-write, run CMD as root in the
 # guest and exit with its status. Without CMD: an interactive shell.
 #   KERNEL=patched|upstream|debug|cfi|selftests|upstream-selftests  VM_TIMEOUT=seconds  VM_MEM=size  CMD=...
+#   VM_KDIR=build dir   boot that build instead of the flavour's own
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -12,6 +13,8 @@ patched|upstream|debug|cfi|selftests|upstream-selftests) ;;
 *) die "KERNEL=$flavour: choose patched, upstream, debug, cfi, selftests or upstream-selftests" ;;
 esac
 kdir=$BUILD/kernel; [ "$flavour" = patched ] || kdir=$BUILD/kernel-$flavour
+# VM_KDIR: boot another build of that flavour (a kernel built with OUT=).
+kdir=${VM_KDIR:-$kdir}
 image=$kdir/arch/x86/boot/bzImage
 [ -f "$image" ] || die "no $flavour kernel at $image: run 'make kernel${flavour/#patched/}'" 
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: run 'make deps'"
