@@ -13,7 +13,10 @@ sym=bpf_dispatcher_$name
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-read -r _ addr _ size <"$dir/$name"
+# "image <addr> size <bytes>" (after the "mode ..." line)
+addr=$(sed -n 's/^image \([0-9a-f]*\) size [0-9]*$/\1/p' "$dir/$name")
+size=$(sed -n 's/^image [0-9a-f]* size \([0-9]*\)$/\1/p' "$dir/$name")
+[ -n "$addr" ] && [ -n "$size" ] || { echo "no image line in $dir/$name"; exit 1; }
 if [ "$size" = 0 ]; then
 	echo "no image in force (policy: $(sed -n 's/^policy //p' "$dir/$name"))"
 	exit 0
