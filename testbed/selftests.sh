@@ -65,12 +65,20 @@ if ! "${st_make[@]}" -j"$(($(nproc) + 1))" test_progs >"$out/build.log" 2>&1; th
 	die "test_progs did not build (full log: $out/build.log)"
 fi
 say "built test_progs in $(($(date +%s) - start)) s"
+
+# A directory to run test_progs in (it loads its BPF objects and modules
+# from the current directory): the build's files, its modules left out.
+run_dir() {	# run_dir NAME
+	local dir=$out/run-$1 f
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for f in "$out/build"/*; do
+		case $f in *.ko) ;; *) ln -s "$f" "$dir/" ;; esac
+	done
+}
 if [ "$mode" = build ]; then
 	# make run's guests boot kernels without modules: no .ko to add.
-	rm -rf "$out/run-testbed"
-	mkdir -p "$out/run-testbed"
-	ln -s "$out/build"/* "$out/run-testbed/"
-	rm -f "$out/run-testbed"/*.ko
+	run_dir testbed
 	exit 0
 fi
 
@@ -93,19 +101,13 @@ for k in $kernels; do
 	touch "$moddir/.built"
 done
 
-# 4. One directory per kernel to run in: test_progs loads its BPF objects
-# and modules from the current directory.
+# 4. One directory per kernel to run in, with that kernel's modules.
 rundir_for() {
-	local k=$1 kdir rundir f
-	kdir=$(kdir_of "$k")
-	rundir=$out/run-$k
-	rm -rf "$rundir"
-	mkdir -p "$rundir"
-	for f in "$out/build"/*; do
-		case $f in *.ko) ;; *) ln -s "$f" "$rundir/" ;; esac
-	done
-	ln -s "$out/modules-${kdir##*/kernel-}"/*/*.ko "$rundir/"
-	echo "$rundir"
+	local kdir
+	kdir=$(kdir_of "$1")
+	run_dir "$1"
+	ln -s "$out/modules-${kdir##*/kernel-}"/*/*.ko "$out/run-$1/"
+	echo "$out/run-$1"
 }
 
 # 5. The guests. test_progs' own exit status is written to a file: the
