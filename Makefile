@@ -95,7 +95,9 @@ test: $(guest_kernel) tests
 		testbed/emitter.sh fuzz $${FUZZ_SECONDS:-5} && \
 		echo "==> the patched kernel booted with bpf_dispatcher=off" && \
 		VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \
-			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t xdp_ -t tc_dispatcher_hooks" testbed/vm.sh; \
+			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t xdp_ -t tc_dispatcher_hooks \
+				-t sk_lookup_dispatcher_steer -t netkit_dispatcher \
+				-t flow_dissector_dispatcher" testbed/vm.sh; \
 	fi
 	@echo "==> running the tests in the guest ($(KERNEL) kernel)"
 	@CMD="$(BUILD)/tests/runner" VM_TIMEOUT=$${VM_TIMEOUT:-1800} testbed/vm.sh

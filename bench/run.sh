@@ -58,7 +58,8 @@ gain() {
 		 alternating_runs_per_s.64 devmap_redirect_ns.array \
 		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
 		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024 \
-		 tc_perf_ns.0 tc_perf_ns.1 tc_perf_ns.48 tc_perf_ns.49 tc_perf_ns.1024; do
+		 tc_perf_ns.0 tc_perf_ns.1 tc_perf_ns.48 tc_perf_ns.49 tc_perf_ns.1024 \
+		 flow_dissector_perf_ns sk_lookup_perf_ns sk_lookup_udp_per_s netkit_frames_per_s; do
 		u=$(val upstream "$k"); p=$(val patched "$k"); o=$(val off "$k")
 		printf '%-34s %12s %12s %12s %10s\n' "$k" "$u" "$p" "$o" "$(gain "$k" "$u" "$p")"
 	done
@@ -72,6 +73,9 @@ gain() {
 	echo "alternating_images_per_s.K, alternating_runs_per_s.K: static call updates (kprobe on"
 	echo "  __static_call_update) and test runs per second while repeat=2 test runs alternate"
 	echo "  between K programs; gain for images: upstream/patched (fewer is better)"
+	echo "flow_dissector_perf_ns, sk_lookup_perf_ns: ns/run of a trivial program of that type"
+	echo "sk_lookup_udp_per_s: UDP datagrams a second steered by an attached sk_lookup program"
+	echo "netkit_frames_per_s: frames a second through a netkit pair, its primary's program counting"
 	echo "devmap_redirect_ns.M: per frame, live-frames test run redirecting through devmap M to veths,"
 	echo "  booted with QEMU -icount shift=0: one ns is one guest instruction"
 } | tee "$results/dispatcher.txt"

@@ -139,3 +139,64 @@ bool dispatcher_booted_off(void)
 	}
 	return strstr(cmdline, "bpf_dispatcher=off");
 }
+
+/* Does @st list exactly @ids[0..n), and with @jumps as booted? */
+static bool dispatcher_matches(const struct dispatcher_state *st, const uint32_t *ids, int n,
+			       bool jumps, bool off, int *missing, int *indirect)
+{
+	unsigned long i;
+	int k;
+
+	*missing = *indirect = 0;
+	for (k = 0; k < n; k++) {
+		bool direct = false;
+
+		if (!dispatcher_lists(st, ids[k], &direct))
+			(*missing)++;
+		else if (!direct)
+			(*indirect)++;
+	}
+	if (*missing || st->nr != (unsigned long)n)
+		return false;
+	if (!jumps)
+		return true;
+	if (off) {
+		for (i = 0; i < st->nr; i++)
+			if (st->entries[i].direct)
+				return false;
+		return !st->image_size;
+	}
+	return !*indirect && (!n || st->image_size);
+}
+
+int dispatcher_expect(const char *name, const uint32_t *ids, int n, bool jumps, int ms)
+{
+	uint64_t deadline = now_ns() + ms * 1000000ull;
+	bool off = dispatcher_booted_off(), ok;
+	struct dispatcher_state st;
+	int missing, indirect;
+	char sym[64];
+
+	for (;;) {
+		if (dispatcher_read(name, &st))
+			return -1;
+		ok = dispatcher_matches(&st, ids, n, jumps, off, &missing, &indirect);
+		if (ok || now_ns() > deadline)
+			break;
+		dispatcher_state_free(&st);
+		usleep(20000);
+	}
+	if (!ok) {
+		diag("bpf_dispatcher_%s lists %lu programs, want %d: %d of them missing, %d without a direct jump; image %lu bytes (booted with bpf_dispatcher=%s)",
+		     name, st.nr, n, missing, indirect, st.image_size, off ? "off" : "on");
+		run_cmd("f=%s/%s; if [ -e $f ]; then head -n 30 $f; else echo \"no $f (never used)\"; fi | sed 's/^/# /'",
+			DISPATCHER_DEBUGFS, name);
+	}
+	dispatcher_state_free(&st);
+	snprintf(sym, sizeof(sym), "bpf_dispatcher_%s", name);
+	if (ok && jumps && !off && n && !kallsyms_has(sym)) {
+		diag("%s is not in /proc/kallsyms while its image is in force", sym);
+		ok = false;
+	}
+	return ok ? 0 : -1;
+}

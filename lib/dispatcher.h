@@ -40,6 +40,15 @@ void dispatcher_state_free(struct dispatcher_state *st);
 /* Is program @id listed, and with a direct jump? */
 bool dispatcher_lists(const struct dispatcher_state *st, uint32_t id, bool *direct);
 
+/*
+ * Wait up to @ms for /sys/kernel/debug/bpf_dispatcher/@name to list exactly
+ * the @n distinct programs of @ids. With @jumps, each also has a direct
+ * jump from an image perf can name (bpf_dispatcher_@name in /proc/kallsyms),
+ * or, booted with bpf_dispatcher=off, there is no image and no direct
+ * jump. 0 if so; else -1, with a diag() and the file's head.
+ */
+int dispatcher_expect(const char *name, const uint32_t *ids, int n, bool jumps, int ms);
+
 /* Make @n dummy devices @prefix0..@prefix(n-1), up, with one ip -batch. */
 int dummy_devs(const char *prefix, int n);
 

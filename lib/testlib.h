@@ -100,6 +100,32 @@ int cls_bpf_detach(int ifindex, bool ingress, uint32_t handle);
 int act_bpf_attach(int cls_fd, int act_fd, const char *dev, bool ingress);
 int act_bpf_detach(const char *dev, bool ingress);
 
+/*
+ * A netkit pair in L2 mode, both ends with the pass policy, down: @primary
+ * here, @peer in the netns of @peer_ns_fd (-1: here). 0, -EOPNOTSUPP on a
+ * kernel without netkit, or -1.
+ */
+int netkit_pair(const char *primary, const char *peer, int peer_ns_fd);
+
+/*
+ * netkit programs, named by the primary device's @ifindex: at the primary
+ * (the primary's transmit runs them) or, with @peer, at the peer (the
+ * peer's transmit). As for tcx: a link (its fd, or -1); an attach without
+ * a link, replacing @replace_fd's program if it is not -1; a detach of
+ * @prog_fd's program, or with -1 the last one's.
+ */
+int netkit_link(int prog_fd, int ifindex, bool peer);
+int netkit_attach(int prog_fd, int ifindex, bool peer, int replace_fd);
+int netkit_detach(int prog_fd, int ifindex, bool peer);
+
+/*
+ * A new network namespace with lo up, which the calling thread enters:
+ * returns its fd (which keeps it alive), or -1. netns_enter() goes back
+ * to one (0 or -1).
+ */
+int netns_new(void);
+int netns_enter(int fd);
+
 /* Names of the virtio-net devices, sorted; returns how many (at most 8). */
 int virtio_net_devs(char names[][16], int max);
 

@@ -4,8 +4,9 @@
 # bzImage with ccache.
 #   kernel.sh patched|upstream|debug|cfi|selftests|upstream-selftests|matrix/NAME
 # The selftests flavours add the tree's tools/testing/selftests/bpf/config
-# (=m made =y) and testbed/kconfig/selftests.config, and build modules too
-# (bpf_testmod.ko is built against their Module.symvers).
+# (=m made =y) and testbed/kconfig/selftests.config. A config with
+# CONFIG_MODULES=y builds modules too (the selftests' bpf_testmod.ko is
+# built against their Module.symvers; matrix/modules checks the exports).
 # matrix/NAME adds testbed/kconfig/matrix/NAME.config and builds into
 # build/matrix/NAME (make matrix). SRC=DIR builds another checkout of the
 # series (the matrix's bisect build) with the same config.
@@ -53,12 +54,15 @@ case $flavour in *selftests)
 	tree_config=$src/tools/testing/selftests/bpf/config
 	[ -f "$tree_config" ] || die "no $tree_config in the tree"
 	sed 's/=m$/=y/' "$tree_config" >"$out/selftests-tree.config"
-	targets+=(modules)
 esac
 # @tree: the tree's fragment, written into this build's directory above.
 for i in "${!fragments[@]}"; do
 	[ "${fragments[$i]}" != @tree ] || fragments[$i]=$out/selftests-tree.config
 done
+# A config with modules builds them too: modpost checks what they import.
+if grep -qx 'CONFIG_MODULES=y' "${fragments[@]}"; then
+	targets+=(modules)
+fi
 
 # A fragment that starts with "# toolchain: clang" is built with Debian's
 # clang-19 and LLVM's binutils (LLVM=-19), the only way to get kCFI.

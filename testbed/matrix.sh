@@ -2,13 +2,13 @@
 # make matrix: the patched kernel in the configs the test bed's own does not
 # cover, each in its own build directory (ccache shared), one line each:
 #   - the matrix fragments in testbed/kconfig/matrix/ (IBT off, UP, no
-#     mitigations, PREEMPT_RT), built;
+#     mitigations, PREEMPT_RT, the hooks' users as modules), built;
 #   - clang-19 with kCFI (make kernel-cfi), built, booted under TCG and run
 #     through make test's tests;
 #   - every patch of the series built on its predecessors in the test bed's
 #     config (bisectability, compile only).
 # MATRIX="no-ibt up" runs only those lines (names as printed: no-ibt, up,
-# no-mitigations, preempt-rt, cfi, cfi-tests, bisect).
+# no-mitigations, preempt-rt, modules, cfi, cfi-tests, bisect).
 # Results: build/results/matrix.txt; logs: build/matrix/*.log.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -80,6 +80,8 @@ wanted no-mitigations &&
 	build no-mitigations matrix/no-mitigations "CONFIG_CPU_MITIGATIONS=n: no retpoline or ITS thunks"
 wanted preempt-rt &&
 	build preempt-rt matrix/preempt-rt "PREEMPT_RT: preemptible RCU readers, sleeping locks"
+wanted modules &&
+	build modules matrix/modules "cls_bpf, act_bpf, netkit, veth, IPv6 as modules: modpost checks the exports"
 
 # Bisectability: each commit of base..HEAD on its own, in a checkout of its
 # own at build/matrix/bisect/linux, built into build/matrix/bisect/kernel:

@@ -47,9 +47,14 @@ int test_tc_dispatcher_hooks(void);
 int test_tc_dispatcher_scale(void);
 int test_tc_dispatcher_churn(void);
 int test_tc_dispatcher_concurrency(void);
+int test_flow_dissector_dispatcher(void);
 int test_devmap_redirect_traffic(void);
 int test_devmap_redirect_live_frames(void);
 int test_devmap_redirect_follows_device(void);
 int test_devmap_redirect_frags(void);
+int test_sk_lookup_dispatcher_steer(void);
+int test_sk_lookup_dispatcher_scale(void);
+int test_sk_lookup_dispatcher_churn(void);
+int test_netkit_dispatcher(void);
 
 #endif

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A netkit program (SCHED_CLS, at BPF_NETKIT_PRIMARY or BPF_NETKIT_PEER)
+ * that counts test frames and returns this copy's verdict (set before
+ * load): NETKIT_PASS (0) ends the device's program list, NETKIT_NEXT (-1)
+ * runs the next program too.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#define TEST_ETH_P 0x88b5
+
+const volatile int verdict;
+__u64 frames;
+
+SEC("tc")
+int nk_count(struct __sk_buff *skb)
+{
+	void *data_end = (void *)(long)skb->data_end;
+	struct ethhdr *eth = (void *)(long)skb->data;
+
+	if ((void *)(eth + 1) <= data_end && eth->h_proto == bpf_htons(TEST_ETH_P))
+		__sync_fetch_and_add(&frames, 1);
+	return verdict;
+}
+
+char _license[] SEC("license") = "GPL";
