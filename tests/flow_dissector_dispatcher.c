@@ -37,16 +37,23 @@ static int expect(const uint32_t *ids, int n)
 /*
  * RPS on fd1, so that every frame it receives is hashed. This netns's
  * devices are in a sysfs mounted from inside it, in a mount namespace of
- * the test's own.
+ * the test's own; debugfs, which that sysfs covers, is mounted again on
+ * it where the kernel has one.
  */
 static int rps_on(const char *dev)
 {
+	bool debugfs = dispatcher_present();
 	char path[96];
 	FILE *f;
 
 	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("sysfs", "/sys", "sysfs", 0, NULL)) {
-		diag("a sysfs for the test's netns: %m");
+	    mount("sysfs", "/sys", "sysfs", 0, NULL) ||
+	    (debugfs && mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))) {
+		diag("a sysfs (and debugfs) for the test's netns: %m");
+		return -1;
+	}
+	if (debugfs != dispatcher_present()) {
+		diag("%s lost with the test's sysfs", DISPATCHER_DEBUGFS);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus", dev);
