@@ -81,7 +81,7 @@ wanted no-mitigations &&
 wanted preempt-rt &&
 	build preempt-rt matrix/preempt-rt "PREEMPT_RT: preemptible RCU readers, sleeping locks"
 wanted modules &&
-	build modules matrix/modules "cls_bpf, act_bpf, netkit, veth, IPv6 as modules: modpost checks the exports"
+	build modules matrix/modules "cls_bpf, act_bpf, veth, virtio_net, IPv6 as modules: modpost checks the exports"
 
 # Bisectability: each commit of base..HEAD on its own, in a checkout of its
 # own at build/matrix/bisect/linux, built into build/matrix/bisect/kernel:
