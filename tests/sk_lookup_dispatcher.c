@@ -762,6 +762,21 @@ static int churn_same_set(struct churn_slot (*slots)[CHURN_SLOTS], const uint32_
 	return expect_set(ids, n, false, ms);
 }
 
+/* Close a netns's steering link and every link of its slots. */
+static void close_links(struct churn_slot *slot, int *steer_link)
+{
+	int i;
+
+	if (*steer_link >= 0)
+		close(*steer_link);
+	*steer_link = -1;
+	for (i = 0; i < CHURN_SLOTS; i++)
+		if (slot[i].link >= 0) {
+			close(slot[i].link);
+			slot[i].link = -1;
+		}
+}
+
 int test_sk_lookup_dispatcher_churn(void)
 {
 	int ops = getenv("CHURN_OPS") ? atoi(getenv("CHURN_OPS")) : 2000;
@@ -906,27 +921,13 @@ int test_sk_lookup_dispatcher_churn(void)
 		goto out;
 	diag("a netns gone with its links open, within %.1f s: its links detached%s",
 	     (now_ns() - t0) / 1e9, listing ? ", its programs left the set" : "");
-	close(steer_link[k]);
-	steer_link[k] = -1;
-	for (i = 0; i < CHURN_SLOTS; i++)
-		if (slots[k][i].link >= 0) {
-			close(slots[k][i].link);
-			slots[k][i].link = -1;
-		}
+	close_links(slots[k], &steer_link[k]);
 	if (churn_same_set(slots, pool_ids, steer_ids, live, 1000))
 		goto out;
 
 	/* Every link closed: nothing left. */
-	for (k = 0; k < CHURN_NS; k++) {
-		if (steer_link[k] >= 0)
-			close(steer_link[k]);
-		steer_link[k] = -1;
-		for (i = 0; i < CHURN_SLOTS; i++)
-			if (slots[k][i].link >= 0) {
-				close(slots[k][i].link);
-				slots[k][i].link = -1;
-			}
-	}
+	for (k = 0; k < CHURN_NS; k++)
+		close_links(slots[k], &steer_link[k]);
 	if (expect_set(NULL, 0, false, 2000))
 		goto out;
 	ret = KSFT_PASS;
