@@ -18,7 +18,7 @@ kernel_for_upstream := kernel-upstream
 kernel_for_cfi := kernel-cfi
 guest_kernel := $(or $(kernel_for_$(KERNEL)),$(error KERNEL=$(KERNEL): use patched, upstream or cfi))
 
-.PHONY: help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean
+.PHONY: help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean perf
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile
@@ -61,6 +61,10 @@ selftests: tree
 matrix: tree
 	@testbed/matrix.sh
 
+# perf from the series' tree: the guests' perf (it annotates BPF images).
+perf: tree
+	@testbed/perf.sh
+
 progs: deps
 	@$(MAKE) -s -C progs OUT=$(BUILD)/progs
 
@@ -90,7 +94,7 @@ check: tree
 # Host first: a short fuzz of the emitter on the real CPU; then a short
 # boot with bpf_dispatcher=off (the escape hatch still runs programs
 # right); then every test on the kernel as it boots by default.
-test: $(guest_kernel) tests
+test: $(guest_kernel) tests perf
 	@if [ "$(KERNEL)" = patched ]; then \
 		testbed/emitter.sh fuzz $${FUZZ_SECONDS:-5} && \
 		echo "==> the patched kernel booted with bpf_dispatcher=off" && \
@@ -103,12 +107,12 @@ test: $(guest_kernel) tests
 	@CMD="$(BUILD)/tests/runner" VM_TIMEOUT=$${VM_TIMEOUT:-1800} testbed/vm.sh
 
 # The reliability tests on the debug kernel (KASAN, lockdep, kmemleak...).
-test-debug: kernel-debug tests
+test-debug: kernel-debug tests perf
 	@echo "==> running the reliability tests in the guest (debug kernel)"
 	@KERNEL=debug CMD="$(CURDIR)/tests/debug-run.sh" VM_TIMEOUT=$${VM_TIMEOUT:-3600} testbed/vm.sh
 
 # xdp-bench, xdp_perf and the annotated image; upstream too when built.
-run: kernel tests bench-bin
+run: kernel tests bench-bin perf
 	@bench/make-run.sh
 
 clean:

@@ -3,9 +3,9 @@
 # native XDP on a veth pair, measured with the field's own tools. pktgen
 # sends 64-byte frames; xdp-bench (xdp-tools, the successor of samples/bpf
 # xdp_rxq_info) drops, passes, bounces and redirects them through a devmap
-# to a second veth pair, and counts rx/s; perf
-# records where the CPU goes while it drops, and the dispatcher image is
-# shown disassembled with its samples. Results land in build/results/.
+# to a second veth pair, and counts rx/s; perf (built from the series'
+# tree) records where the CPU goes while it drops, and perf annotate shows
+# the dispatcher image with its samples. Results land in build/results/.
 set -eu
 RESULTS=$BUILD/results
 mkdir -p "$RESULTS"
@@ -45,10 +45,13 @@ bench() {	# bench ACTION [perf | TARGET]
 	b=$!
 	if [ "${2:-}" = perf ]; then
 		sleep 2
-		perf record -q -e cpu-clock -a -o /tmp/run.perf -- sleep 2
+		# --kcore: perf annotate takes the image's bytes from the copy
+		perf record -q --kcore -e cpu-clock -a -o /tmp/run.perf -- sleep 2
 		perf report -i /tmp/run.perf --stdio --sort sym 2>/dev/null |
 			grep -v '^#' | grep -v '^$' | head -n 12 >"$RESULTS/run-perf-top.txt"
-		"$TOP/bench/annotate-image.sh" /tmp/run.perf >"$RESULTS/run-annotate.txt"
+		# the image, then bpf_prog_pack's int3 fill up to the next symbol
+		perf annotate -i /tmp/run.perf --stdio -s bpf_dispatcher_xdp 2>&1 |
+			head -n 30 >"$RESULTS/run-annotate.txt"
 	fi
 	wait "$b" || true
 	rx=$(sed -n 's/^ *Average packets\/s *: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
@@ -67,7 +70,7 @@ wait "$pktgen" 2>/dev/null || true
 
 echo "== perf, while xdp-bench drop ran: top kernel symbols"
 cat "$RESULTS/run-perf-top.txt"
-echo "== the dispatcher image, disassembled, with perf samples per instruction"
+echo "== perf annotate of the dispatcher image (bpf_dispatcher_xdp), from perf record --kcore"
 echo "   (under TCG samples land on the first instruction of each translated block)"
 cat "$RESULTS/run-annotate.txt"
 echo "== the dispatcher as debugfs shows it"

@@ -89,7 +89,7 @@ table tc_perf "tc_perf ns/run (TCG)"
 	echo "Where the CPU went while xdp-bench dropped (perf):"
 	sed 's/^/  /' "$results/run-perf-top.txt"
 	echo
-	echo "The dispatcher image (debugfs bpf_dispatcher/xdp.image), with its perf samples:"
+	echo "perf annotate of the dispatcher image (the tree's perf, perf record --kcore):"
 	sed 's/^/  /' "$results/run-annotate.txt"
 } >"$results/run-report.txt"
 

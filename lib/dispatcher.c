@@ -39,6 +39,7 @@ int dispatcher_read(const char *name, struct dispatcher_state *st)
 		return errno == ENOENT && dispatcher_present() ? 0 : -1;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "mode %7s images %7s", st->mode, st->images) == 2 ||
+		    sscanf(line, "image %lx size %lu", &st->image_addr, &st->image_size) == 2 ||
 		    sscanf(line, "image %*s size %lu", &st->image_size) == 1 ||
 		    sscanf(line, "progs %lu", &st->progs) == 1 ||
 		    sscanf(line, "updates %lu", &st->updates) == 1 ||

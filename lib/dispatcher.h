@@ -16,6 +16,7 @@ struct dispatcher_prog {
 struct dispatcher_state {
 	char mode[8];			/* bpf_dispatcher=: "auto", "on", "off" */
 	char images[8];			/* what it came to: "on" or "off" */
+	unsigned long image_addr;	/* 0 where addresses are hidden */
 	unsigned long image_size;
 	unsigned long progs;
 	unsigned long updates;

@@ -16,6 +16,8 @@ packages=(
 	# make selftests: headers_install needs rsync; the tc and XDP tests of
 	# test_progs run ping, ethtool, iptables and nft in the guest
 	rsync iputils-ping ethtool iptables nftables
+	# perf from the tree (make perf): the libraries it finds at build time
+	libdw-dev libtraceevent-dev libcapstone-dev libzstd-dev libcap-dev libnuma-dev
 	# reports and documentation checks
 	gnuplot-nox python3-docutils
 )

@@ -5,6 +5,7 @@
  * to it while test runs go through it; its bytes only to those allowed
  * raw kernel addresses.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_link.h>
@@ -133,9 +134,9 @@ int test_perf_samples_in_dispatcher(void)
 	samples = perf_samples_in(data, IMAGE_SYM);
 	diag("%ld test runs of 100000 repeats; perf samples in %s: %ld", runs,
 	     IMAGE_SYM, samples);
-	unlink(data);
 	xdp_mark__destroy(skel);
-	CHECK(samples > 0, "perf recorded no sample in %s", IMAGE_SYM);
+	CHECK(samples > 0, "perf recorded no sample in %s (the recording: %s)", IMAGE_SYM, data);
+	unlink(data);
 	return KSFT_PASS;
 }
 
@@ -209,5 +210,158 @@ int test_dispatcher_image_needs_raw(void)
 	     restricted_len, restricted_len < 0 ? strerror(-restricted_len) : "read");
 	CHECK(open_len > 0, "the image is not readable with kptr_restrict=0");
 	CHECK(restricted_len == -EPERM, "the image is readable with kptr_restrict=2");
+	return KSFT_PASS;
+}
+
+/* xdp_mark's test runs through the XDP dispatcher for about @ms. */
+static int test_runs_for(int prog_fd, int ms)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+	uint64_t end = now_ns() + ms * 1000000ull;
+
+	test_frame(frame, 0x7e57, 0);
+	do {
+		if (xdp_test_run(prog_fd, frame, sizeof(frame), NULL, 10000, NULL, NULL))
+			return -1;
+	} while (now_ns() < end);
+	return 0;
+}
+
+/* The image in force, and its bytes (debugfs xdp.image): 0 or -1. */
+static int image_now(unsigned long *addr, unsigned char *bytes, size_t cap, size_t *len)
+{
+	struct dispatcher_state st;
+	ssize_t n;
+	int fd;
+
+	if (dispatcher_read("xdp", &st))
+		return -1;
+	*addr = st.image_addr;
+	*len = st.image_size;
+	dispatcher_state_free(&st);
+	if (!*addr || !*len || *len > cap)
+		return -1;
+	fd = open(DISPATCHER_DEBUGFS "/xdp.image", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, bytes, cap);
+	close(fd);
+	return n == (ssize_t)*len ? 0 : -1;
+}
+
+/*
+ * perf annotate of the dispatcher image, by the perf of the series' tree
+ * (make perf), from what perf record --kcore copied: the instructions it
+ * prints at the image's addresses are the image's bytes, as debugfs
+ * xdp.image gives them, and the samples perf took in the image fall on
+ * them. objdump disassembles (--objdump) so the bytes are printed
+ * (--asm-raw).
+ */
+int test_perf_annotate_dispatcher(void)
+{
+	const char *data = "/tmp/dispatcher-annotate.data";
+	unsigned char image[4096], seen[4096];
+	unsigned long addr = 0, again;
+	size_t len = 0, len_again, nseen = 0;
+	double in_image = 0, outside = 0;
+	char cmd[256], line[1024];
+	int status, prog_fd, i, stable = 0;
+	struct xdp_mark *skel;
+	bool first_ok = false;
+	pid_t perf;
+	FILE *p;
+
+	if (!dispatcher_present() || dispatcher_booted_off()) {
+		diag("no dispatcher image on this kernel or boot");
+		return KSFT_SKIP;
+	}
+	skel = xdp_mark__open_and_load();
+	CHECK(skel, "loading xdp_mark failed");
+	prog_fd = bpf_program__fd(skel->progs.xdp_mark);
+
+	/* perf's kcore copy must hold the image: let the policy settle on
+	 * one (the same image three reads in a row) before recording.
+	 */
+	for (i = 0; i < 40 && stable < 3; i++) {
+		CHECK(!test_runs_for(prog_fd, 250), "test run failed");
+		if (image_now(&again, image, sizeof(image), &len_again))
+			continue;
+		stable = again == addr && len_again == len ? stable + 1 : 0;
+		addr = again;
+		len = len_again;
+	}
+	CHECK(stable >= 3, "the dispatcher image did not settle (last at %#lx, %zu bytes)",
+	      addr, len);
+
+	/* The policy may still move to another image: record again then. */
+	for (i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", data);
+		CHECK(!system(cmd), "%s failed", cmd);
+		perf = fork();
+		CHECK(perf >= 0, "fork: %m");
+		if (!perf) {
+			execlp("perf", "perf", "record", "-q", "--kcore", "-e", "cpu-clock", "-a",
+			       "-o", data, "--", "sleep", "3", NULL);
+			_exit(127);
+		}
+		while (waitpid(perf, &status, WNOHANG) == 0)
+			CHECK(!test_runs_for(prog_fd, 100), "test run failed");
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "perf record --kcore failed (status %#x)", status);
+		if (!image_now(&again, seen, sizeof(seen), &len_again) && again == addr &&
+		    len_again == len && !memcmp(seen, image, len))
+			break;
+		diag("the image changed while perf recorded (%#lx, %zu bytes, now %#lx, %zu)",
+		     addr, len, again, len_again);
+		addr = again;
+		len = len_again;
+		memcpy(image, seen, len);
+	}
+	CHECK(i < 3, "the image changed in each of 3 recordings");
+
+	snprintf(cmd, sizeof(cmd),
+		 "perf annotate -i %s --stdio --objdump=objdump --asm-raw -s " IMAGE_SYM " 2>&1",
+		 data);
+	p = popen(cmd, "r");
+	CHECK(p, "popen: %m");
+	/* "  12.50 :   ffffffffa0000640:       48 81 fa a4 06 00 a0    cmp ..." */
+	while (fgets(line, sizeof(line), p)) {
+		unsigned long ip;
+		unsigned int byte;
+		double pct;
+		char *s;
+		int n;
+
+		if (sscanf(line, " %lf : %lx:%n", &pct, &ip, &n) != 2)
+			continue;
+		if (ip < addr || ip >= addr + len) {
+			outside += pct;
+			continue;
+		}
+		in_image += pct;
+		first_ok |= ip == addr && !nseen;
+		/* the raw bytes: two hex digits each, then the mnemonic */
+		for (s = line + n;; s += 2) {
+			s += strspn(s, " \t");
+			if (!isxdigit(s[0]) || !isxdigit(s[1]) || !isspace(s[2]) ||
+			    sscanf(s, "%2x", &byte) != 1)
+				break;
+			if (nseen < sizeof(seen))
+				seen[nseen++] = byte;
+		}
+	}
+	status = pclose(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", data);
+	if (system(cmd))
+		diag("%s failed", cmd);
+	xdp_mark__destroy(skel);
+
+	diag("%s at %#lx, %zu bytes: perf annotate printed %zu of them; %.2f%% of its samples on them, %.2f%% on what kallsyms sizes after them",
+	     IMAGE_SYM, addr, len, nseen, in_image, outside);
+	CHECK(!WEXITSTATUS(status), "perf annotate failed");
+	CHECK(first_ok, "perf annotate's first instruction is not at the image's address");
+	CHECK(nseen == len && !memcmp(seen, image, len),
+	      "the bytes perf annotate disassembled are not the image's");
+	CHECK(in_image > 99.0, "the samples are not on the image's instructions");
 	return KSFT_PASS;
 }

@@ -24,6 +24,8 @@ static const struct test tests[] = {
 	{ .name = "perf_samples_in_dispatcher", .fn = test_perf_samples_in_dispatcher,
 	  .timeout_s = 300 },
 	{ .name = "dispatcher_image_needs_raw", .fn = test_dispatcher_image_needs_raw },
+	{ .name = "perf_annotate_dispatcher", .fn = test_perf_annotate_dispatcher,
+	  .timeout_s = 120 },
 	{ .name = "dispatcher_no_cap", .fn = test_dispatcher_no_cap, .timeout_s = 600 },
 	{ .name = "dispatcher_churn", .fn = test_dispatcher_churn, .timeout_s = 600 },
 	{ .name = "dispatcher_concurrency", .fn = test_dispatcher_concurrency, .timeout_s = 300 },

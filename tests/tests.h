@@ -35,6 +35,7 @@ int test_xdp_test_run_repeat_1000(void);
 int test_dispatcher_in_kallsyms(void);
 int test_perf_samples_in_dispatcher(void);
 int test_dispatcher_image_needs_raw(void);
+int test_perf_annotate_dispatcher(void);
 int test_dispatcher_no_cap(void);
 int test_dispatcher_churn(void);
 int test_dispatcher_concurrency(void);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# make perf: perf from the series' tree (tools/perf), into build/perf. The
+# guests run it in place of Debian's perf 6.1: only the tree's perf
+# annotates the dispatcher images (the series' tools/perf patch).
+# Python, Perl and LLVM support are left out (not used here, and slow to
+# build); capstone and objdump disassemble.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree_has_git || die "no kernel tree in $TREE: run 'make tree'"
+out=$BUILD/perf
+mkdir -p "$out"
+step "building perf from ${TREE#$TOP/}/tools/perf into ${out#$TOP/} (log: ${out#$TOP/}/build.log)"
+start=$(date +%s)
+export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+if ! make -C "$TREE/tools/perf" O="$out" CC="ccache gcc" -j"$(nproc)" \
+	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBLLVM=1 NO_JEVENTS=1 >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || tail -n 20 "$out/build.log" >&2
+	die "perf build failed (log: ${out#$TOP/}/build.log)"
+fi
+"$out/perf" version >/dev/null || die "the perf built does not run"
+say "    perf $("$out/perf" version | cut -d' ' -f3) in $(($(date +%s) - start)) s"
