@@ -35,6 +35,16 @@ done
 echo start >$PG/pgctrl &
 pktgen=$!
 
+# perf record --kcore -a for 2 s into /tmp/$1.perf, then perf annotate of
+# bpf_dispatcher_$1 into run-annotate-$1.txt: perf takes the image's bytes
+# from its kcore copy, and shows them up to the next symbol (kallsyms has
+# no sizes: bpf_prog_pack's int3 fill follows the image).
+record_annotate() {	# record_annotate xdp|tc
+	perf record -q --kcore -e cpu-clock -a -o "/tmp/$1.perf" -- sleep 2
+	perf annotate -i "/tmp/$1.perf" --stdio -s "bpf_dispatcher_$1" 2>&1 |
+		head -n 30 >"$RESULTS/run-annotate-$1.txt"
+}
+
 # One xdp-bench run; its last Summary line into run-pps.txt.
 bench() {	# bench ACTION [perf | TARGET]
 	out=$RESULTS/xdp-bench-$1.txt
@@ -45,13 +55,9 @@ bench() {	# bench ACTION [perf | TARGET]
 	b=$!
 	if [ "${2:-}" = perf ]; then
 		sleep 2
-		# --kcore: perf annotate takes the image's bytes from the copy
-		perf record -q --kcore -e cpu-clock -a -o /tmp/run.perf -- sleep 2
-		perf report -i /tmp/run.perf --stdio --sort sym 2>/dev/null |
+		record_annotate xdp
+		perf report -i /tmp/xdp.perf --stdio --sort sym 2>/dev/null |
 			grep -v '^#' | grep -v '^$' | head -n 12 >"$RESULTS/run-perf-top.txt"
-		# the image, then bpf_prog_pack's int3 fill up to the next symbol
-		perf annotate -i /tmp/run.perf --stdio -s bpf_dispatcher_xdp 2>&1 |
-			head -n 30 >"$RESULTS/run-annotate.txt"
 	fi
 	wait "$b" || true
 	rx=$(sed -n 's/^ *Average packets\/s *: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
@@ -64,16 +70,26 @@ bench drop perf
 bench pass
 bench tx
 bench redirect-map rd0
+# tc: cls_bpf on pg1's ingress and no XDP program, so pktgen's frames
+# reach the tc hook, through bpf_dispatcher_tc.
+echo "== tc: tc_pass (cls_bpf, direct-action) on pg1's ingress, pktgen sending"
+tc qdisc add dev pg1 clsact
+tc filter add dev pg1 ingress bpf direct-action obj "$BUILD/progs/tc_pass.bpf.o" sec tc
+sleep 2
+record_annotate tc
+tc qdisc del dev pg1 clsact
 kill "$pktgen" 2>/dev/null || true
 echo stop >$PG/pgctrl 2>/dev/null || true
 wait "$pktgen" 2>/dev/null || true
 
 echo "== perf, while xdp-bench drop ran: top kernel symbols"
 cat "$RESULTS/run-perf-top.txt"
-echo "== perf annotate of the dispatcher image (bpf_dispatcher_xdp), from perf record --kcore"
-echo "   (under TCG samples land on the first instruction of each translated block)"
-cat "$RESULTS/run-annotate.txt"
-echo "== the dispatcher as debugfs shows it"
+for hook in xdp tc; do
+	echo "== perf annotate of bpf_dispatcher_$hook, from perf record --kcore"
+	echo "   (under TCG samples land on the first instruction of each translated block)"
+	cat "$RESULTS/run-annotate-$hook.txt"
+done
+echo "== the XDP dispatcher as debugfs shows it"
 sed 's/^/   /' /sys/kernel/debug/bpf_dispatcher/xdp 2>/dev/null || echo "   (no dispatcher file: not the patched kernel)"
 
 ip link del pg0

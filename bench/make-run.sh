@@ -89,8 +89,11 @@ table tc_perf "tc_perf ns/run (TCG)"
 	echo "Where the CPU went while xdp-bench dropped (perf):"
 	sed 's/^/  /' "$results/run-perf-top.txt"
 	echo
-	echo "perf annotate of the dispatcher image (the tree's perf, perf record --kcore):"
-	sed 's/^/  /' "$results/run-annotate.txt"
+	for hook in xdp tc; do
+		echo
+		echo "perf annotate of bpf_dispatcher_$hook (the tree's perf, perf record --kcore):"
+		sed 's/^/  /' "$results/run-annotate-$hook.txt"
+	done
 } >"$results/run-report.txt"
 
 gnuplot -e "dir='$results'; kernels='$kernels'" "$TOP/bench/run-chart.gp"
