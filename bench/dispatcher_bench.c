@@ -56,6 +56,7 @@
 #include <bpf/bpf.h>
 
 #include "dispatcher.h"
+#include "kprobe.h"
 #include "testlib.h"
 #include "flow_dissector_count.skel.h"
 #include "netkit_count.skel.h"
@@ -263,33 +264,6 @@ static double parallel_calls(int prog_fd, int procs, int secs)
 }
 
 #define KPROBE "dispatcher_bench_update"
-#define TRACING "/sys/kernel/tracing"
-
-/* A plain write(2): stdio's append mode seeks first, which tracefs refuses. */
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_APPEND), err;
-
-	if (fd < 0)
-		return -1;
-	err = write(fd, s, strlen(s)) != (ssize_t)strlen(s);
-	return close(fd) || err ? -1 : 0;
-}
-
-/* Hits of the kprobe so far, from kprobe_profile; -1 if it is not there. */
-static long kprobe_hits(void)
-{
-	char line[256], name[128];
-	long hits = -1, n;
-	FILE *f = fopen(TRACING "/kprobe_profile", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %ld", name, &n) == 2 && !strcmp(name, KPROBE))
-			hits = n;
-	if (f)
-		fclose(f);
-	return hits;
-}
 
 /*
  * Repeat=2 test runs alternating between @k programs for @secs: runs per
@@ -313,9 +287,8 @@ static double alternating(int k, int secs, double *runs)
 			return -1;
 	}
 	test_frame(frame, 0, 0);
-	write_file(TRACING "/kprobe_events", "p:" KPROBE " __static_call_update\n");
-	write_file(TRACING "/events/kprobes/" KPROBE "/enable", "1");
-	before = kprobe_hits();
+	kprobe_add(KPROBE, "__static_call_update");
+	before = kprobe_hits(KPROBE);
 	start = now_ns();
 	end = start + secs * 1000000000ull;
 	while (now_ns() < end) {
@@ -324,10 +297,9 @@ static double alternating(int k, int secs, double *runs)
 			break;
 		n++;
 	}
-	after = kprobe_hits();
+	after = kprobe_hits(KPROBE);
 	*runs = n / ((now_ns() - start) / 1e9);
-	write_file(TRACING "/events/kprobes/" KPROBE "/enable", "0");
-	write_file(TRACING "/kprobe_events", "-:" KPROBE "\n");
+	kprobe_remove(KPROBE);
 	for (i = 0; i < k; i++)
 		xdp_pass__destroy(p[i]);
 	if (before < 0 || after < 0)

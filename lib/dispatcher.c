@@ -128,24 +128,47 @@ uint32_t prog_id(int prog_fd)
 	return info.id;
 }
 
-bool dispatcher_booted_off(void)
+/* kernel.bpf_dispatcher: "auto", "on" or "off"; "" on a kernel without it. */
+static void dispatcher_mode(char *mode, size_t len)
 {
-	char cmdline[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
+	FILE *f = fopen("/proc/sys/kernel/bpf_dispatcher", "r");
 
-	if (f) {
-		if (!fgets(cmdline, sizeof(cmdline), f))
-			cmdline[0] = '\0';
-		fclose(f);
-	}
-	return strstr(cmdline, "bpf_dispatcher=off");
+	mode[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(mode, len, f))
+		mode[strcspn(mode, "\n")] = '\0';
+	fclose(f);
 }
 
-/* Does @st list exactly @ids[0..n), and with @jumps as booted? */
+bool dispatcher_booted_off(void)
+{
+	char mode[16];
+
+	dispatcher_mode(mode, sizeof(mode));
+	return !strcmp(mode, "off");
+}
+
+int dispatcher_set_mode(const char *mode)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_dispatcher", "w");
+	int err;
+
+	if (!f) {
+		diag("/proc/sys/kernel/bpf_dispatcher: %m");
+		return -1;
+	}
+	err = fputs(mode, f) < 0;
+	err |= fclose(f) != 0;
+	if (err)
+		diag("kernel.bpf_dispatcher=%s refused: %m", mode);
+	return err ? -1 : 0;
+}
+
+/* Does @st list exactly @ids[0..n), with @jumps, or nothing with images @off? */
 static bool dispatcher_matches(const struct dispatcher_state *st, const uint32_t *ids, int n,
 			       bool jumps, bool off, int *missing, int *indirect)
 {
-	unsigned long i;
 	int k;
 
 	*missing = *indirect = 0;
@@ -157,16 +180,13 @@ static bool dispatcher_matches(const struct dispatcher_state *st, const uint32_t
 		else if (!direct)
 			(*indirect)++;
 	}
+	/* Images off: the kernel keeps no set, and makes no image. */
+	if (off)
+		return !st->nr && !st->image_size;
 	if (*missing || st->nr != (unsigned long)n)
 		return false;
 	if (!jumps)
 		return true;
-	if (off) {
-		for (i = 0; i < st->nr; i++)
-			if (st->entries[i].direct)
-				return false;
-		return !st->image_size;
-	}
 	return !*indirect && (!n || st->image_size);
 }
 
@@ -188,8 +208,8 @@ int dispatcher_expect(const char *name, const uint32_t *ids, int n, bool jumps, 
 		usleep(20000);
 	}
 	if (!ok) {
-		diag("bpf_dispatcher_%s lists %lu programs, want %d: %d of them missing, %d without a direct jump; image %lu bytes (booted with bpf_dispatcher=%s)",
-		     name, st.nr, n, missing, indirect, st.image_size, off ? "off" : "on");
+		diag("bpf_dispatcher_%s lists %lu programs, want %d: %d of them missing, %d without a direct jump; image %lu bytes (images %s)",
+		     name, st.nr, off ? 0 : n, missing, indirect, st.image_size, off ? "off" : "on");
 		run_cmd("f=%s/%s; if [ -e $f ]; then head -n 30 $f; else echo \"no $f (never used)\"; fi | sed 's/^/# /'",
 			DISPATCHER_DEBUGFS, name);
 	}

@@ -29,8 +29,14 @@ struct dispatcher_state {
 /* Does this kernel have the series' dispatcher (its debugfs directory)? */
 bool dispatcher_present(void);
 
-/* Was the kernel booted with bpf_dispatcher=off? */
+/*
+ * Are images off by the mode (bpf_dispatcher=off at boot, or
+ * kernel.bpf_dispatcher=off since)? The kernel then keeps no program set.
+ */
 bool dispatcher_booted_off(void);
+
+/* Write kernel.bpf_dispatcher ("auto", "on", "off"); 0 or -1. */
+int dispatcher_set_mode(const char *mode);
 
 /* Parse /sys/kernel/debug/bpf_dispatcher/@name; 0 or -1. An absent file
  * (the dispatcher never used yet) reads as empty.
@@ -44,9 +50,9 @@ bool dispatcher_lists(const struct dispatcher_state *st, uint32_t id, bool *dire
 /*
  * Wait up to @ms for /sys/kernel/debug/bpf_dispatcher/@name to list exactly
  * the @n distinct programs of @ids. With @jumps, each also has a direct
- * jump from an image perf can name (bpf_dispatcher_@name in /proc/kallsyms),
- * or, booted with bpf_dispatcher=off, there is no image and no direct
- * jump. 0 if so; else -1, with a diag() and the file's head.
+ * jump from an image perf can name (bpf_dispatcher_@name in /proc/kallsyms).
+ * With images off, it must list none and have no image. 0 if so; else -1,
+ * with a diag() and the file's head.
  */
 int dispatcher_expect(const char *name, const uint32_t *ids, int n, bool jumps, int ms);
 

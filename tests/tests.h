@@ -44,6 +44,8 @@ int test_dispatcher_policy(void);
 int test_dispatcher_update_rate(void);
 int test_dispatcher_jump_within_delay(void);
 int test_dispatcher_mode(void);
+int test_dispatcher_calls_in_place(void);
+int test_dispatcher_steady_state(void);
 int test_tc_dispatcher_hooks(void);
 int test_tc_dispatcher_scale(void);
 int test_tc_dispatcher_churn(void);
