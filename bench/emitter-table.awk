@@ -1,7 +1,8 @@
 # emitter.csv -> a table for commit messages and the README: per N, the
 # dispatcher under its policy ("disp") and the call it replaces ("off": the
 # kernel's path with images off, through this CPU's thunk) in ns for each
-# call pattern, a direct call, and the worst disp/off ratio of the row.
+# call pattern, a direct call, and the worst disp/off ratio of the row
+# over every pattern (MORE=1 shows the patterns past the first four).
 # SHAPE=tree shows the tree alone instead of the policy. CALLS=1 shows,
 # per N and pattern, every indirect call a kernel can make beside the
 # policy's cost and choice.
@@ -23,12 +24,20 @@ NR > 1 && $7 == (SHAPE ? SHAPE : "policy") {
 	if (r > worst[$1]) worst[$1] = r
 }
 END {
-	printf "  %4s | %-10s | %-10s | %-10s | %-10s | %6s | %s\n", "", "same", "r-robin", "random", "zipf", "direct", "worst"
-	printf "  %4s | %4s %5s | %4s %5s | %4s %5s | %4s %5s | %6s | %s\n", "N", "disp", "off", "disp", "off", "disp", "off", "disp", "off", "", "disp/off"
+	# MORE=1: the patterns past the first four (NAPI runs, bursts, a mix).
+	if (MORE) { p1 = "napi"; p2 = "bursts"; p3 = "mix"; p4 = "" }
+	else { p1 = "same"; p2 = "round-robin"; p3 = "random"; p4 = "zipf" }
+	printf "  %4s | %-10s | %-10s | %-10s", "", p1 == "round-robin" ? "r-robin" : p1, p2 == "round-robin" ? "r-robin" : p2, p3
+	if (p4 != "") printf " | %-10s", p4
+	printf " | %6s | %s\n", "direct", "worst"
+	printf "  %4s | %4s %5s | %4s %5s | %4s %5s", "N", "disp", "off", "disp", "off", "disp", "off"
+	if (p4 != "") printf " | %4s %5s", "disp", "off"
+	printf " | %6s | %s\n", "", "disp/off"
 	for (i = 1; i <= n; i++) {
 		k = order[i]
-		printf "  %4s | %4.1f %5.1f | %4.1f %5.1f | %4.1f %5.1f | %4.1f %5.1f | %6.1f | %.2f\n", k,
-			d[k, "same"], off[k, "same"], d[k, "round-robin"], off[k, "round-robin"],
-			d[k, "random"], off[k, "random"], d[k, "zipf"], off[k, "zipf"], direct[k], worst[k]
+		printf "  %4s | %4.1f %5.1f | %4.1f %5.1f | %4.1f %5.1f", k,
+			d[k, p1], off[k, p1], d[k, p2], off[k, p2], d[k, p3], off[k, p3]
+		if (p4 != "") printf " | %4.1f %5.1f", d[k, p4], off[k, p4]
+		printf " | %6.1f | %.2f\n", direct[k], worst[k]
 	}
 }

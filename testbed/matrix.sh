@@ -2,14 +2,16 @@
 # make matrix: the patched kernel in the configs the test bed's own does not
 # cover, each in its own build directory (ccache shared), one line each:
 #   - the matrix fragments in testbed/kconfig/matrix/ (IBT off, UP, no
-#     mitigations, PREEMPT_RT, the hooks' users as modules, no modules),
+#     mitigations, PREEMPT_RT, the hooks' users as modules, no modules, no
+#     BPF JIT),
 #     built;
 #   - clang-19 with kCFI (make kernel-cfi), built, booted under TCG and run
 #     through make test's tests;
 #   - every patch of the series built on its predecessors in the test bed's
 #     config (bisectability, compile only).
 # MATRIX="no-ibt up" runs only those lines (names as printed: no-ibt, up,
-# no-mitigations, preempt-rt, modules, no-modules, cfi, cfi-tests, bisect).
+# no-mitigations, preempt-rt, modules, no-modules, no-bpf-jit, cfi, cfi-tests,
+# bisect).
 # Results: build/results/matrix.txt; logs: build/matrix/*.log.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -85,6 +87,8 @@ wanted modules &&
 	build modules matrix/modules "cls_bpf, act_bpf, veth, virtio_net, IPv6 as modules: modpost checks the exports"
 wanted no-modules &&
 	build no-modules matrix/no-modules "CONFIG_MODULES=n: BPF JIT memory from execmem without the module loader"
+wanted no-bpf-jit &&
+	build no-bpf-jit matrix/no-bpf-jit "CONFIG_BPF_JIT=n: no dispatcher, no key, nothing exported"
 
 # Bisectability: each commit of base..HEAD on its own, in a checkout of its
 # own at build/matrix/bisect/linux, built into build/matrix/bisect/kernel:
