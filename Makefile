@@ -88,6 +88,8 @@ bench-cpu: tree
 vm:
 	@testbed/vm.sh
 
+# Every submission of series/: applies, checkpatch --strict, and each
+# commit builds on its predecessors (CHECK=quick: without the builds).
 check: tree
 	@testbed/check.sh
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -141,12 +142,50 @@ static void dispatcher_mode(char *mode, size_t len)
 	fclose(f);
 }
 
+/*
+ * What the kernel last said images came to: its log line "BPF dispatcher
+ * images on|off (...)", at boot and at each kernel.bpf_dispatcher write.
+ * "" if it said nothing (a kernel without the series).
+ */
+static void dispatcher_logged(char images[8])
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf, *p, *last = NULL;
+	int n;
+
+	images[0] = '\0';
+	if (size <= 0)
+		return;
+	buf = malloc(size + 1);
+	if (!buf)
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (n > 0) {
+		buf[n] = '\0';
+		for (p = buf; (p = strstr(p, "BPF dispatcher images ")); p++)
+			last = p;
+		if (last)
+			sscanf(last, "BPF dispatcher images %7s", images);
+	}
+	free(buf);
+}
+
 bool dispatcher_booted_off(void)
 {
-	char mode[16];
+	char mode[16], images[8];
 
 	dispatcher_mode(mode, sizeof(mode));
-	return !strcmp(mode, "off");
+	if (!strcmp(mode, "off"))
+		return true;
+	/* "auto" comes to off where the architecture says images do not pay. */
+	dispatcher_logged(images);
+	return !strcmp(images, "off");
+}
+
+int dispatcher_mode_get(char *mode, size_t len)
+{
+	dispatcher_mode(mode, len);
+	return mode[0] ? 0 : -1;
 }
 
 int dispatcher_set_mode(const char *mode)

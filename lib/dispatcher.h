@@ -30,10 +30,15 @@ struct dispatcher_state {
 bool dispatcher_present(void);
 
 /*
- * Are images off by the mode (bpf_dispatcher=off at boot, or
- * kernel.bpf_dispatcher=off since)? The kernel then keeps no program set.
+ * Are images off: by the mode (bpf_dispatcher=off at boot, or
+ * kernel.bpf_dispatcher=off since), or because "auto" came to off (the
+ * kernel's log says so: a CPU or a build whose indirect calls are not
+ * thunked)? The kernel then keeps no program set.
  */
 bool dispatcher_booted_off(void);
+
+/* Read kernel.bpf_dispatcher into @mode; 0, or -1 on a kernel without it. */
+int dispatcher_mode_get(char *mode, size_t len);
 
 /* Write kernel.bpf_dispatcher ("auto", "on", "off"); 0 or -1. */
 int dispatcher_set_mode(const char *mode);

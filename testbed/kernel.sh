@@ -2,14 +2,17 @@
 # make kernel / make kernel-upstream / make kernel-debug / make kernel-cfi:
 # configure (tinyconfig + our fragments via merge_config.sh) and build
 # bzImage with ccache.
-#   kernel.sh patched|upstream|debug|cfi|selftests|upstream-selftests|matrix/NAME
+#   kernel.sh patched|upstream|debug|cfi|selftests|upstream-selftests|check|matrix/NAME
 # The selftests flavours add the tree's tools/testing/selftests/bpf/config
 # (=m made =y) and testbed/kconfig/selftests.config. A config with
 # CONFIG_MODULES=y builds modules too (the selftests' bpf_testmod.ko is
 # built against their Module.symvers; matrix/modules checks the exports).
 # matrix/NAME adds testbed/kconfig/matrix/NAME.config and builds into
 # build/matrix/NAME (make matrix). SRC=DIR builds another checkout of the
-# series (the matrix's bisect build) with the same config.
+# series (the matrix's bisect build) with the same config. check is the
+# test bed's config plus the drivers the series touches but does not run,
+# for make check's builds of single objects: TARGETS="a.o b.o" builds
+# those instead of bzImage.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +24,7 @@ case $flavour in
 patched)  out=$BUILD/kernel ;;
 debug)    out=$BUILD/kernel-debug; fragments+=("$kconfig/debug.config") ;;
 cfi)      out=$BUILD/kernel-cfi; fragments+=("$kconfig/cfi.config") ;;
+check)    out=$BUILD/check/kernel; fragments+=("$kconfig/check.config") ;;
 upstream) src=$BUILD/linux-upstream; out=$BUILD/kernel-upstream ;;
 selftests|upstream-selftests)
 	out=$BUILD/kernel-$flavour
@@ -30,7 +34,7 @@ matrix/*)
 	name=${flavour#matrix/}
 	[ -f "$kconfig/matrix/$name.config" ] || die "no config fragment $kconfig/matrix/$name.config"
 	out=$BUILD/matrix/$name; fragments+=("$kconfig/matrix/$name.config") ;;
-*) die "unknown kernel flavour '$flavour' (patched, upstream, debug, cfi, selftests, upstream-selftests, matrix/NAME)" ;;
+*) die "unknown kernel flavour '$flavour' (patched, upstream, debug, cfi, selftests, upstream-selftests, check, matrix/NAME)" ;;
 esac
 out=${OUT:-$out}
 tree_has_git || die "no kernel tree in $TREE: run 'make tree'"
@@ -46,7 +50,7 @@ case $flavour in upstream|upstream-selftests)
 esac
 
 mkdir -p "$out"
-targets=(bzImage)
+read -r -a targets <<<"${TARGETS:-bzImage}"
 case $flavour in *selftests)
 	# The selftests' own fragment, as the tree of this build has it. Kconfig
 	# may not honour every line of it on this base (other architectures'
@@ -60,7 +64,7 @@ for i in "${!fragments[@]}"; do
 	[ "${fragments[$i]}" != @tree ] || fragments[$i]=$out/selftests-tree.config
 done
 # A config with modules builds them too: modpost checks what they import.
-if grep -qx 'CONFIG_MODULES=y' "${fragments[@]}"; then
+if [ -z "${TARGETS:-}" ] && grep -qx 'CONFIG_MODULES=y' "${fragments[@]}"; then
 	targets+=(modules)
 fi
 
@@ -139,4 +143,4 @@ if [ "$rc" -ne 0 ]; then
 	tail -n 30 "$out/build.log"
 	die "the $flavour kernel build failed (full log: $out/build.log)"
 fi
-say "built ${out#$TOP/}/arch/x86/boot/bzImage in $(($(date +%s) - start)) s"
+say "built ${targets[*]/#bzImage/${out#$TOP/}/arch/x86/boot/bzImage} in $(($(date +%s) - start)) s"

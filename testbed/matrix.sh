@@ -7,11 +7,14 @@
 #     built;
 #   - clang-19 with kCFI (make kernel-cfi), built, booted under TCG and run
 #     through make test's tests;
-#   - every patch of the series built on its predecessors in the test bed's
-#     config (bisectability, compile only).
+#   - the CONFIG_CPU_MITIGATIONS=n kernel booted: auto comes to images off,
+#     and dispatcher_calls_in_place counts no call into a dispatcher;
+#   - every commit (testbed/patches/ and every submission) built on its
+#     predecessors in the test bed's config, a whole kernel each
+#     (bisectability; make check builds the tools patch by patch).
 # MATRIX="no-ibt up" runs only those lines (names as printed: no-ibt, up,
-# no-mitigations, preempt-rt, modules, no-modules, no-bpf-jit, cfi, cfi-tests,
-# bisect).
+# no-mitigations, no-mitigations-tests, preempt-rt, modules, no-modules,
+# no-bpf-jit, cfi, cfi-tests, bisect).
 # Results: build/results/matrix.txt; logs: build/matrix/*.log.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -79,8 +82,28 @@ fi
 
 wanted no-ibt && build no-ibt matrix/no-ibt "IBT off: no ENDBR, gen_endbr() undefined"
 wanted up && build up matrix/up "CONFIG_SMP=n: no this_cpu_off, no per-CPU offset"
-wanted no-mitigations &&
+nomit_built=1
+if wanted no-mitigations; then
 	build no-mitigations matrix/no-mitigations "CONFIG_CPU_MITIGATIONS=n: no retpoline or ITS thunks"
+	nomit_built=$?
+fi
+# Where no indirect call is thunked, auto comes to images off: the hooks
+# must run base's code (kprobes count every call into a dispatcher).
+if wanted no-mitigations-tests; then
+	start=$(date +%s)
+	log=$logs/no-mitigations-tests.log
+	kdir=$BUILD/matrix/no-mitigations
+	if [ ! -f "$kdir/arch/x86/boot/bzImage" ] || { wanted no-mitigations && [ "$nomit_built" -ne 0 ]; }; then
+		row no-mitigations-tests FAIL 0 "no CONFIG_CPU_MITIGATIONS=n kernel to boot (MATRIX=no-mitigations)"
+	elif make -C "$TOP" -s tests >"$log" 2>&1 &&
+		VM_KDIR=$kdir CMD="$BUILD/tests/runner -t dispatcher_mode -t dispatcher_calls_in_place -t xdp_" \
+			VM_TIMEOUT=900 "$TOP/testbed/vm.sh" >>"$log" 2>&1; then
+		row no-mitigations-tests ok $(($(date +%s) - start)) "that kernel booted (auto: images off), the hooks' calls in place: $(grep -a -E '^[0-9]+ passed' "$log" | tail -n 1)"
+	else
+		row no-mitigations-tests FAIL $(($(date +%s) - start)) "CONFIG_CPU_MITIGATIONS=n kernel, dispatcher_calls_in_place and others (log: ${log#$TOP/})"
+		grep -a -E '^not ok|^# .*want|Kernel panic|BUG|Oops' "$log" | head -n 20 | sed 's/^/    /'
+	fi
+fi
 wanted preempt-rt &&
 	build preempt-rt matrix/preempt-rt "PREEMPT_RT: preemptible RCU readers, sleeping locks"
 wanted modules &&

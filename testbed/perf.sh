@@ -3,17 +3,19 @@
 # guests run it in place of Debian's perf 6.1: only the tree's perf
 # annotates the dispatcher images (the series' tools/perf patch).
 # Python, Perl and LLVM support are left out (not used here, and slow to
-# build); capstone and objdump disassemble.
+# build); capstone and objdump disassemble. SRC=DIR OUT=DIR build another
+# checkout (make check's per-patch builds) elsewhere.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree_has_git || die "no kernel tree in $TREE: run 'make tree'"
-out=$BUILD/perf
+src=${SRC:-$TREE}
+out=${OUT:-$BUILD/perf}
 mkdir -p "$out"
-step "building perf from ${TREE#$TOP/}/tools/perf into ${out#$TOP/} (log: ${out#$TOP/}/build.log)"
+step "building perf from ${src#$TOP/}/tools/perf into ${out#$TOP/} (log: ${out#$TOP/}/build.log)"
 start=$(date +%s)
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
-if ! make -C "$TREE/tools/perf" O="$out" CC="ccache gcc" -j"$(nproc)" \
+if ! make -C "$src/tools/perf" O="$out" CC="ccache gcc" -j"$(nproc)" \
 	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBLLVM=1 NO_JEVENTS=1 >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || tail -n 20 "$out/build.log" >&2
 	die "perf build failed (log: ${out#$TOP/}/build.log)"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make tree: build/linux = Debian's linux-source-6.12, one commit tagged
-# 'base', with series/*.patch applied on top by git am.
+# 'base', with testbed/patches/ and then each submission of series/ (in
+# the order of their directories) applied on top by git am; the branch
+# sub/<name> marks where each ends.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -11,14 +13,15 @@ if [ -n "$want" ] && [ "$version" != "$want" ]; then
 	say "warning: series/BASE says the series was tested on $SRC_PACKAGE $want; installed is $version"
 fi
 
-# A tree that already holds every patch of series/ on the installed source
-# is used as it is: exactly the series, or the series plus a developer's
+# A tree that already holds every patch of series/ (and testbed/patches/)
+# on the installed source is used as it is: exactly the series, or the series plus a developer's
 # work in progress (said, so it gets exported).
 if tree_has_git && [ "$(git -C "$TREE" config testbed.source-version || true)" = "$version" ] &&
    [ -z "$(comm -13 <(tree_patch_ids) <(series_patch_ids))" ]; then
 	n=$(git -C "$TREE" rev-list --count base..HEAD)
 	extra=$(comm -23 <(tree_patch_ids) <(series_patch_ids) | wc -l)
 	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no | wc -l)
+	mark_submissions
 	if [ "$extra" -eq 0 ] && [ "$dirty" -eq 0 ]; then
 		say "build/linux is up to date: $SRC_PACKAGE $version + $n patches"
 	else
@@ -56,16 +59,18 @@ else
 fi
 
 n=0
-for p in "$SERIES"/*.patch; do
-	[ -e "$p" ] || continue
-	n=$((n + 1))
-	if ! git -C "$TREE" am -q --whitespace=nowarn "$p" >/dev/null 2>&1; then
-		# Name the hunk: git apply -v reports the file and line it failed at.
-		why=$(git -C "$TREE" apply --check -v "$p" 2>&1 | grep -E '^error:' || true)
-		git -C "$TREE" am --abort >/dev/null 2>&1 || true
-		die "patch $(basename "$p") does not apply to $SRC_PACKAGE $version:
+for sub in testbed $(submissions); do
+	for p in $(submission_patches "$sub"); do
+		n=$((n + 1))
+		if ! git -C "$TREE" am -q --whitespace=nowarn "$p" >/dev/null 2>&1; then
+			# Name the hunk: git apply -v reports the file and line it failed at.
+			why=$(git -C "$TREE" apply --check -v "$p" 2>&1 | grep -E '^error:' || true)
+			git -C "$TREE" am --abort >/dev/null 2>&1 || true
+			die "patch ${p#$TOP/} does not apply to $SRC_PACKAGE $version and the patches before it:
 ${why:-(git am failed; see git -C $TREE am $p)}
 build/linux holds base plus the $((n - 1)) patches before it."
-	fi
+		fi
+	done
+	git -C "$TREE" branch -f "sub/$sub" HEAD
 done
-say "build/linux: $SRC_PACKAGE $version + $n patches from series/"
+say "build/linux: $SRC_PACKAGE $version + $n patches ($(submissions | wc -l) submissions of series/, and testbed/patches/)"

@@ -13,7 +13,8 @@
  * (none of the probes either), and ten test runs of an XDP program
  * outside the set reach the XDP dispatcher's own miss function ten times
  * and no other probe: the probes count what they should. The test does
- * both, as booted and with kernel.bpf_dispatcher flipped, then puts the
+ * both, as booted (images off with bpf_dispatcher=off, or where auto
+ * comes to off) and with kernel.bpf_dispatcher flipped, then puts the
  * mode back.
  *
  * dispatcher_steady_state: with the same programs attached, whatever the
@@ -252,7 +253,8 @@ static int set_images(bool on)
 {
 	int i;
 
-	if (dispatcher_set_mode(on ? "auto" : "off"))
+	/* "on", not "auto": auto may come to off (no thunked calls here). */
+	if (dispatcher_set_mode(on ? "on" : "off"))
 		return -1;
 	/* Off: every set emptied, no image. */
 	for (i = 0; i < (int)NHOOKS && !on; i++)
@@ -266,11 +268,14 @@ int test_dispatcher_calls_in_place(void)
 	struct hooked h = { .links = { -1, -1, -1, -1 }, .netns = -1 };
 	bool booted_off = dispatcher_booted_off();
 	int ret = KSFT_FAIL;
+	char mode[16];
 
-	if (!dispatcher_present()) {
-		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
+	if (!dispatcher_present() || dispatcher_mode_get(mode, sizeof(mode))) {
+		diag("no %s or kernel.bpf_dispatcher: a kernel without this series' dispatcher",
+		     DISPATCHER_DEBUGFS);
 		return KSFT_SKIP;
 	}
+	diag("as booted: kernel.bpf_dispatcher=%s, images %s", mode, booted_off ? "off" : "on");
 	if (enter_netns() || veth_pair("tx0", "rx0"))
 		return KSFT_FAIL;
 	h.netns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -292,7 +297,7 @@ int test_dispatcher_calls_in_place(void)
 		goto restore;
 	ret = KSFT_PASS;
 restore:
-	if (set_images(!booted_off))
+	if (dispatcher_set_mode(mode))
 		ret = KSFT_FAIL;
 out:
 	probes_remove();
