@@ -170,7 +170,7 @@ static void dispatcher_logged(char images[8])
 	free(buf);
 }
 
-bool dispatcher_booted_off(void)
+bool dispatcher_images_off(void)
 {
 	char mode[16], images[8];
 
@@ -232,7 +232,7 @@ static bool dispatcher_matches(const struct dispatcher_state *st, const uint32_t
 int dispatcher_expect(const char *name, const uint32_t *ids, int n, bool jumps, int ms)
 {
 	uint64_t deadline = now_ns() + ms * 1000000ull;
-	bool off = dispatcher_booted_off(), ok;
+	bool off = dispatcher_images_off(), ok;
 	struct dispatcher_state st;
 	int missing, indirect;
 	char sym[64];

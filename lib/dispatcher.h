@@ -35,7 +35,7 @@ bool dispatcher_present(void);
  * kernel's log says so: a CPU or a build whose indirect calls are not
  * thunked)? The kernel then keeps no program set.
  */
-bool dispatcher_booted_off(void);
+bool dispatcher_images_off(void);
 
 /* Read kernel.bpf_dispatcher into @mode; 0, or -1 on a kernel without it. */
 int dispatcher_mode_get(char *mode, size_t len);

@@ -68,7 +68,9 @@ mark_submissions() {
 		id=$(git patch-id --stable <"$last" | cut -d' ' -f1)
 		commit=$(git -C "$TREE" log -p base..HEAD | git patch-id --stable |
 			 awk -v id="$id" '$1 == id { print $2; exit }')
-		[ -n "$commit" ] && git -C "$TREE" branch -f "sub/$sub" "$commit"
+		if [ -n "$commit" ]; then
+			git -C "$TREE" branch -f "sub/$sub" "$commit"
+		fi
 	done
 }
 

@@ -266,7 +266,7 @@ static int set_images(bool on)
 int test_dispatcher_calls_in_place(void)
 {
 	struct hooked h = { .links = { -1, -1, -1, -1 }, .netns = -1 };
-	bool booted_off = dispatcher_booted_off();
+	bool booted_off = dispatcher_images_off();
 	int ret = KSFT_FAIL;
 	char mode[16];
 
@@ -376,7 +376,7 @@ int test_dispatcher_steady_state(void)
 	char name[64];
 	size_t i;
 
-	if (!dispatcher_present() || dispatcher_booted_off()) {
+	if (!dispatcher_present() || dispatcher_images_off()) {
 		diag("no dispatcher images in this kernel: nothing that could patch text");
 		return KSFT_SKIP;
 	}

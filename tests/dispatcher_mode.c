@@ -20,7 +20,7 @@ int test_dispatcher_mode(void)
 {
 	struct marked m[NPROGS] = {};
 	struct dispatcher_state st = {};
-	bool off = dispatcher_booted_off(), direct;
+	bool off = dispatcher_images_off(), direct;
 	int i, ret = KSFT_FAIL;
 	uint64_t deadline;
 	char mode[16];

@@ -63,7 +63,7 @@ int test_dispatcher_update_rate(void)
 {
 	int ret = KSFT_FAIL;
 
-	if (!dispatcher_present() || dispatcher_booted_off()) {
+	if (!dispatcher_present() || dispatcher_images_off()) {
 		diag("no dispatcher images on this kernel or boot");
 		return KSFT_SKIP;
 	}
@@ -114,7 +114,7 @@ int test_dispatcher_jump_within_delay(void)
 	bool direct;
 	int i;
 
-	if (!dispatcher_present() || dispatcher_booted_off()) {
+	if (!dispatcher_present() || dispatcher_images_off()) {
 		diag("no dispatcher images on this kernel or boot");
 		return KSFT_SKIP;
 	}

@@ -184,7 +184,7 @@ int test_dispatcher_image_needs_raw(void)
 	FILE *f;
 	int link;
 
-	if (!dispatcher_present() || dispatcher_booted_off()) {
+	if (!dispatcher_present() || dispatcher_images_off()) {
 		diag("no dispatcher image on this kernel or boot");
 		return KSFT_SKIP;
 	}
@@ -271,7 +271,7 @@ int test_perf_annotate_dispatcher(void)
 	pid_t perf;
 	FILE *p;
 
-	if (!dispatcher_present() || dispatcher_booted_off()) {
+	if (!dispatcher_present() || dispatcher_images_off()) {
 		diag("no dispatcher image on this kernel or boot");
 		return KSFT_SKIP;
 	}

@@ -638,7 +638,7 @@ int test_sk_lookup_dispatcher_scale(void)
 			goto out;
 		diag("%d programs in %d netns: all listed%s; datagrams reach every program of their netns, test runs the right one (%.1f s)",
 		     n, (n + PER_NS - 1) / PER_NS,
-		     !listing ? " (not checked)" : dispatcher_booted_off() ? ", no image (booted off)" :
+		     !listing ? " (not checked)" : dispatcher_images_off() ? ", no image (booted off)" :
 		     " with direct jumps", (now_ns() - t0) / 1e9);
 	}
 

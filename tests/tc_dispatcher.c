@@ -66,7 +66,7 @@ static int lists_exactly(const uint32_t *ids, int n)
 	int i, missing = 0;
 	bool same;
 
-	if (dispatcher_booted_off())
+	if (dispatcher_images_off())
 		n = 0;
 	if (dispatcher_read("tc", &st))
 		return -1;
@@ -88,7 +88,7 @@ static int lists_exactly_soon(const uint32_t *ids, int n)
 {
 	int tries;
 
-	if (dispatcher_booted_off())
+	if (dispatcher_images_off())
 		n = 0;
 	for (tries = 0; tries < 50; tries++) {
 		struct dispatcher_state st;
@@ -112,7 +112,7 @@ static int lists_exactly_soon(const uint32_t *ids, int n)
  */
 static int jumps_as_booted(uint32_t id)
 {
-	bool off = dispatcher_booted_off(), direct = false, listed;
+	bool off = dispatcher_images_off(), direct = false, listed;
 	uint64_t deadline = now_ns() + 2000000000ull;
 	struct dispatcher_state st = {};
 	int ret = 0;
@@ -263,7 +263,7 @@ static int xdp_and_tc(void)
 	in_tc = dispatcher_lists(&st, tid, NULL) && !dispatcher_lists(&st, xid, NULL);
 	dispatcher_state_free(&st);
 	/* Images off: no set kept, neither is listed. */
-	if (dispatcher_booted_off())
+	if (dispatcher_images_off())
 		in_xdp = in_tc = !in_xdp && !in_tc;
 	CHECK(in_xdp && in_tc, "want the XDP program in bpf_dispatcher_xdp only (%d), the tc one in bpf_dispatcher_tc only (%d)",
 	      in_xdp, in_tc);
