@@ -16,9 +16,17 @@ export KERNEL
 kernel_for_patched := kernel
 kernel_for_upstream := kernel-upstream
 kernel_for_cfi := kernel-cfi
-guest_kernel := $(or $(kernel_for_$(KERNEL)),$(error KERNEL=$(KERNEL): use patched, upstream or cfi))
+kernel_for_debug := kernel-debug
+kernel_for_selftests := kernel-selftests
+kernel_for_upstream-selftests := kernel-upstream-selftests
+# An unknown KERNEL fails only the targets that boot it (make vm checks its own).
+guest_kernel := $(or $(kernel_for_$(KERNEL)),unknown-kernel)
 
-.PHONY: help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean perf
+.DEFAULT_GOAL := help
+unknown-kernel:
+	@echo "error: KERNEL=$(KERNEL): use patched, upstream, cfi, debug, selftests or upstream-selftests" >&2; exit 2
+
+.PHONY: unknown-kernel help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean perf
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile

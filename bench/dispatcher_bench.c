@@ -42,6 +42,26 @@
  *   dispatcher_bench [xdp-perf|redirect]   only the xdp_perf lines, or
  *                                          only the devmap_redirect lines
  *                                          (not in the default run)
+ *
+ *   dispatcher_bench scale   (not in the default run; minutes under TCG)
+ *                       the set's cost at N = 1000 and 10000 XDP programs,
+ *                       each attached by a link in generic mode to a dummy
+ *                       device of its own; boot with VM_ICOUNT=1, so that a
+ *                       ns is an instruction:
+ *   scale_fill_ns.N     one attach of a program new to the set, averaged
+ *                       over the attaches that brought the set to N
+ *   scale_attach_ns.N   one attach of a program new to the set of N (the
+ *                       link's syscall, RTNL held throughout), median and
+ *                       largest of SCALE_SAMPLES; an attach publishes an
+ *                       image itself when the update rate allows
+ *   scale_detach_ns.N   closing that link, median
+ *   scale_change_ns.N   bpf_dispatcher_change_prog() (it takes d->mutex)
+ *                       in those attaches and detaches: mean and largest
+ *   scale_publish_ns.N  bpf_dispatcher_update() (d->mutex held), from
+ *                       those attaches and the work items they start:
+ *                       mean and largest (an image emitted and published;
+ *                       the others find the update rate's gap and defer)
+ *   scale_image_bytes.N the image in force with N programs (debugfs)
  */
 #include <arpa/inet.h>
 #include <linux/if_link.h>
@@ -61,6 +81,8 @@
 #include "flow_dissector_count.skel.h"
 #include "netkit_count.skel.h"
 #include "sk_lookup_steer.skel.h"
+#include "../progs/dispatcher_time.h"
+#include "dispatcher_time.skel.h"
 #include "tc_pass.skel.h"
 #include "xdp_count.skel.h"
 #include "xdp_pass.skel.h"
@@ -509,6 +531,143 @@ static int hooks(void)
 	return 0;
 }
 
+#define SCALE_MAX	10000
+#define SCALE_SAMPLES	21
+/* How long a set takes to settle: the update gap, a profile, under TCG. */
+#define SCALE_SETTLE_MS	60000
+
+/* XDP_PASS, loaded from instructions: no ELF, no maps, a program a time. */
+static int load_pass(void)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "scale_pass", "GPL", insns, 2, NULL);
+
+	if (fd < 0)
+		diag("loading an XDP program: %s", strerror(-fd));
+	return fd;
+}
+
+/* The kprobes of dispatcher_time on the functions this kernel has. */
+static struct dispatcher_time *time_probes(void)
+{
+	struct dispatcher_time *dt = dispatcher_time__open();
+	struct bpf_program *prog;
+
+	if (!dt)
+		return NULL;
+	bpf_object__for_each_program(prog, dt->obj) {
+		const char *sec = bpf_program__section_name(prog);
+
+		if (!kallsyms_has(strchr(sec, '/') + 1))
+			bpf_program__set_autoload(prog, false);
+	}
+	if (dispatcher_time__load(dt) || dispatcher_time__attach(dt)) {
+		diag("cannot load or attach the kprobes of dispatcher_time");
+		dispatcher_time__destroy(dt);
+		return NULL;
+	}
+	return dt;
+}
+
+/* Until the xdp dispatcher's update count stays put for 3 s: its image bytes. */
+static long settle(void)
+{
+	uint64_t deadline = now_ns() + SCALE_SETTLE_MS * 1000000ull, still = 0;
+	struct dispatcher_state st;
+	unsigned long updates = ~0ul;
+	long bytes = -1;
+
+	if (!dispatcher_present())
+		return sleep(3), -1;
+	while (now_ns() < deadline && still < 3000000000ull) {
+		if (dispatcher_read("xdp", &st))
+			return -1;
+		still = st.updates == updates ? still + 500000000ull : 0;
+		updates = st.updates;
+		bytes = st.image_size;
+		dispatcher_state_free(&st);
+		usleep(500000);
+	}
+	return bytes;
+}
+
+static void print_time(const char *name, int n, const struct func_time *before,
+		       const struct func_time *after)
+{
+	__u64 calls = after->calls - before->calls;
+
+	if (calls)
+		printf("%s.%d %.0f max %llu calls %llu\n", name, n,
+		       (double)(after->total_ns - before->total_ns) / calls,
+		       (unsigned long long)after->max_ns, (unsigned long long)calls);
+}
+
+static int scale(void)
+{
+	static const int sizes[] = { 1000, SCALE_MAX };
+	static int fds[SCALE_MAX + SCALE_SAMPLES], links[SCALE_MAX];
+	double att[SCALE_SAMPLES], det[SCALE_SAMPLES], att_max;
+	struct func_time before[NR_FUNCS];
+	struct dispatcher_time *dt;
+	int n = 0, s, i, probe_dev;
+	char dev[16];
+	uint64_t t;
+
+	if (want_fds(2 * (SCALE_MAX + SCALE_SAMPLES) + 64) ||
+	    dummy_devs("sc", SCALE_MAX + 1))
+		return 1;
+	probe_dev = ifindex_of("sc" "10000");
+	dt = time_probes();
+	if (!dt)
+		return 1;
+	for (i = 0; i < SCALE_MAX + SCALE_SAMPLES; i++) {
+		fds[i] = load_pass();
+		if (fds[i] < 0)
+			return 1;
+	}
+	for (s = 0; s < (int)(sizeof(sizes) / sizeof(sizes[0])); s++) {
+		int from = n;
+
+		t = now_ns();
+		for (; n < sizes[s]; n++) {
+			snprintf(dev, sizeof(dev), "sc%d", n);
+			links[n] = xdp_link(fds[n], ifindex_of(dev), XDP_FLAGS_SKB_MODE);
+			if (links[n] < 0)
+				return 1;
+		}
+		printf("scale_fill_ns.%d %.0f\n", n, (double)(now_ns() - t) / (n - from));
+		printf("scale_image_bytes.%d %ld\n", n, settle());
+		memcpy(before, dt->bss->times, sizeof(before));
+		dt->bss->times[CHANGE].max_ns = dt->bss->times[UPDATE].max_ns = 0;
+		att_max = 0;
+		for (i = 0; i < SCALE_SAMPLES; i++) {
+			int link;
+
+			t = now_ns();
+			link = xdp_link(fds[SCALE_MAX + i], probe_dev, XDP_FLAGS_SKB_MODE);
+			if (link < 0)
+				return 1;
+			att[i] = now_ns() - t;
+			att_max = att[i] > att_max ? att[i] : att_max;
+			t = now_ns();
+			close(link);
+			det[i] = now_ns() - t;
+		}
+		settle();
+		printf("scale_attach_ns.%d %.0f max %.0f\n", n, median(att, SCALE_SAMPLES), att_max);
+		printf("scale_detach_ns.%d %.0f\n", n, median(det, SCALE_SAMPLES));
+		print_time("scale_change_ns", n, &before[CHANGE], &dt->bss->times[CHANGE]);
+		print_time("scale_publish_ns", n, &before[UPDATE], &dt->bss->times[UPDATE]);
+	}
+	for (i = 0; i < n; i++)
+		close(links[i]);
+	dispatcher_time__destroy(dt);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -518,8 +677,10 @@ int main(int argc, char **argv)
 		return redirect();
 	if (!strcmp(mode, "xdp-perf"))
 		return perf();
+	if (!strcmp(mode, "scale"))
+		return scale();
 	if (*mode) {
-		fprintf(stderr, "usage: dispatcher_bench [xdp-perf|redirect]\n");
+		fprintf(stderr, "usage: dispatcher_bench [xdp-perf|redirect|scale]\n");
 		return 2;
 	}
 	return updates() || perf() || hooks();

@@ -20,7 +20,8 @@ test_progs() {	# test_progs KERNEL: the guest command's tail
 }
 
 step "the patched kernel: xdp-bench drop, pass, tx, redirect-map; perf; xdp_perf, tc_perf; test_progs -t xdp_perf"
-CMD="$TOP/bench/main-job.sh && $(test_progs patched)" VM_TIMEOUT=900 "$TOP/testbed/vm.sh"
+KERNEL=patched CMD="$TOP/bench/main-job.sh && $(test_progs patched)" VM_TIMEOUT=900 \
+	"$TOP/testbed/vm.sh"
 
 step "the patched kernel with bpf_dispatcher=off: xdp_perf, tc_perf; test_progs -t xdp_perf"
 KERNEL=patched VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \

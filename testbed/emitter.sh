@@ -32,7 +32,7 @@ bench)
 	for r in $(seq "$runs"); do
 		"$harness/dispatcher_bench" bench -o "$results/emitter-run$r.csv" >"$results/emitter-run$r.txt" ||
 			die "the harness benchmark failed (run $r)"
-		head -n 3 "$results/emitter-run$r.txt"
+		head -n 4 "$results/emitter-run$r.txt"
 		say "run $r of $runs done"
 	done
 	cat "$results"/emitter-run*.csv | awk -f "$TOP/bench/emitter-median.awk" >"$results/emitter.csv"

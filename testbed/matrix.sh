@@ -14,7 +14,8 @@
 #     (bisectability; make check builds the tools patch by patch).
 # MATRIX="no-ibt up" runs only those lines (names as printed: no-ibt, up,
 # no-mitigations, no-mitigations-tests, preempt-rt, modules, no-modules,
-# no-bpf-jit, cfi, cfi-tests, bisect).
+# no-bpf-jit, cfi, cfi-tests, bisect). BISECT_FROM=N starts the bisect
+# line at the N-th commit (after a run stopped part way).
 # Results: build/results/matrix.txt; logs: build/matrix/*.log.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -127,6 +128,7 @@ if wanted bisect; then
 	n=0
 	for commit in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 		n=$((n + 1))
+		[ "$n" -ge "${BISECT_FROM:-1}" ] || continue
 		subject=$(git -C "$TREE" log -1 --format=%s "$commit")
 		git -C "$bisect/linux" checkout -q --detach "$commit" ||
 			die "cannot check out $commit in $bisect/linux"

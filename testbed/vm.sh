@@ -16,7 +16,8 @@ kdir=$BUILD/kernel; [ "$flavour" = patched ] || kdir=$BUILD/kernel-$flavour
 # VM_KDIR: boot another build of that flavour (a kernel built with OUT=).
 kdir=${VM_KDIR:-$kdir}
 image=$kdir/arch/x86/boot/bzImage
-[ -f "$image" ] || die "no $flavour kernel at $image: run 'make kernel${flavour/#patched/}'" 
+build_cmd="make kernel"; [ "$flavour" = patched ] || build_cmd="make kernel-$flavour"
+[ -f "$image" ] || die "no $flavour kernel at $image: run '$build_cmd'"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: run 'make deps'"
 
 cmd=${CMD:-}
