@@ -57,46 +57,23 @@ static void leave(int func)
 		ft->max_ns = ns;
 }
 
-SEC("kprobe/bpf_dispatcher_change_prog")
-int change_enter(void *ctx)
-{
-	enter(CHANGE);
-	return 0;
+/* A kprobe and a kretprobe on @sym, timing it as @func. */
+#define TIMED(name, sym, func)				\
+SEC("kprobe/" #sym)					\
+int name##_enter(void *ctx)				\
+{							\
+	enter(func);					\
+	return 0;					\
+}							\
+SEC("kretprobe/" #sym)					\
+int name##_exit(void *ctx)				\
+{							\
+	leave(func);					\
+	return 0;					\
 }
 
-SEC("kretprobe/bpf_dispatcher_change_prog")
-int change_exit(void *ctx)
-{
-	leave(CHANGE);
-	return 0;
-}
-
-SEC("kprobe/bpf_dispatcher_update")
-int update_enter(void *ctx)
-{
-	enter(UPDATE);
-	return 0;
-}
-
-SEC("kretprobe/bpf_dispatcher_update")
-int update_exit(void *ctx)
-{
-	leave(UPDATE);
-	return 0;
-}
-
-SEC("kprobe/bpf_dispatcher_profile_work")
-int profile_enter(void *ctx)
-{
-	enter(PROFILE);
-	return 0;
-}
-
-SEC("kretprobe/bpf_dispatcher_profile_work")
-int profile_exit(void *ctx)
-{
-	leave(PROFILE);
-	return 0;
-}
+TIMED(change, bpf_dispatcher_change_prog, CHANGE)
+TIMED(update, bpf_dispatcher_update, UPDATE)
+TIMED(profile, bpf_dispatcher_profile_work, PROFILE)
 
 char _license[] SEC("license") = "GPL";
