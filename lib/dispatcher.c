@@ -43,6 +43,7 @@ int dispatcher_read(const char *name, struct dispatcher_state *st)
 		    sscanf(line, "image %lx size %lu", &st->image_addr, &st->image_size) == 2 ||
 		    sscanf(line, "image %*s size %lu", &st->image_size) == 1 ||
 		    sscanf(line, "progs %lu", &st->progs) == 1 ||
+		    sscanf(line, "mprogs %lu", &st->mprogs) == 1 ||
 		    sscanf(line, "updates %lu", &st->updates) == 1 ||
 		    sscanf(line, "failed %lu", &st->failed) == 1)
 			continue;
@@ -56,6 +57,9 @@ int dispatcher_read(const char *name, struct dispatcher_state *st)
 				sscanf(line, "policy %31s", st->policy);
 			continue;
 		}
+		/* dispatcher_expect_mprogs() reads these */
+		if (!strncmp(line, "mprog ", 6))
+			continue;
 		if (sscanf(line, "prog id %u tag %*s name %*s addr %*s direct %7s",
 			   &id, direct) != 2) {
 			diag("%s: unexpected line: %s", path, line);
@@ -259,4 +263,53 @@ int dispatcher_expect(const char *name, const uint32_t *ids, int n, bool jumps, 
 		ok = false;
 	}
 	return ok ? 0 : -1;
+}
+
+/* Images named @sym that @name lists, and how many with a direct jump; -1 if unreadable. */
+static int mprogs_named(const char *name, const char *sym, int *direct)
+{
+	char path[256], line[512], got[64], jump[8];
+	int n = 0;
+	FILE *f;
+
+	*direct = 0;
+	snprintf(path, sizeof(path), "%s/%s", DISPATCHER_DEBUGFS, name);
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "mprog %63s addr %*s direct %7s", got, jump) != 2 ||
+		    strcmp(got, sym))
+			continue;
+		n++;
+		*direct += !strcmp(jump, "yes");
+	}
+	fclose(f);
+	return n;
+}
+
+int dispatcher_expect_mprogs(const char *name, const char *sym, int n, int ms)
+{
+	uint64_t deadline = now_ns() + ms * 1000000ull;
+	int got, direct;
+
+	if (!dispatcher_present())
+		return 0;
+	if (dispatcher_images_off())
+		n = 0;
+	for (;;) {
+		got = mprogs_named(name, sym, &direct);
+		if (got < 0)
+			return -1;
+		if ((got == n && direct == n) || now_ns() > deadline)
+			break;
+		usleep(20000);
+	}
+	if (got != n || direct != n) {
+		diag("bpf_dispatcher_%s lists %d multi-program images %s, %d with a direct jump; want %d",
+		     name, got, sym, direct, n);
+		run_cmd("head -n 30 %s/%s | sed 's/^/# /'", DISPATCHER_DEBUGFS, name);
+		return -1;
+	}
+	return 0;
 }

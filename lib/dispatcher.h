@@ -24,6 +24,8 @@ struct dispatcher_state {
 	char policy[32];		/* "tree" or "chain N" */
 	unsigned long nr;		/* entries parsed */
 	struct dispatcher_prog *entries;
+	/* images of several programs of one hook (bpf_mprog) in the set */
+	unsigned long mprogs;
 };
 
 /* Does this kernel have the series' dispatcher (its debugfs directory)? */
@@ -60,6 +62,14 @@ bool dispatcher_lists(const struct dispatcher_state *st, uint32_t id, bool *dire
  * with a diag() and the file's head.
  */
 int dispatcher_expect(const char *name, const uint32_t *ids, int n, bool jumps, int ms);
+
+/*
+ * Wait up to @ms for the file of dispatcher @name to list exactly @n
+ * multi-program images, each named @sym and each with a direct jump (with
+ * images off, none). 0 if so, or if this kernel has no dispatcher; else
+ * -1, with a diag() and the file's head.
+ */
+int dispatcher_expect_mprogs(const char *name, const char *sym, int n, int ms);
 
 /* Make @n dummy devices @prefix0..@prefix(n-1), up, with one ip -batch. */
 int dummy_devs(const char *prefix, int n);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A netkit program (SCHED_CLS, at BPF_NETKIT_PRIMARY or BPF_NETKIT_PEER)
- * that counts test frames and returns this copy's verdict (set before
- * load): NETKIT_PASS (0) ends the device's program list, NETKIT_NEXT (-1)
- * runs the next program too.
+ * A netkit or tcx program (SCHED_CLS, at BPF_NETKIT_PRIMARY or _PEER, or
+ * BPF_TCX_INGRESS or _EGRESS) that counts test frames and returns this
+ * copy's verdict (set before load): NETKIT_PASS and TCX_PASS (0) end the
+ * hook's program list, NETKIT_NEXT and TCX_NEXT (-1) run the next program
+ * too.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>

@@ -40,6 +40,8 @@ submission_patches() {
 	for p in "$dir"/[0-9][0-9][0-9][0-9]-*.patch; do
 		[ -e "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "$p"
 	done
+	# a new submission's directory may hold its cover letter only
+	return 0
 }
 all_patches() {
 	local s

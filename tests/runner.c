@@ -52,6 +52,7 @@ static const struct test tests[] = {
 	{ .name = "sk_lookup_dispatcher_churn", .fn = test_sk_lookup_dispatcher_churn,
 	  .timeout_s = 300 },
 	{ .name = "netkit_dispatcher", .fn = test_netkit_dispatcher, .timeout_s = 180 },
+	{ .name = "mprog_images", .fn = test_mprog_images, .timeout_s = 180 },
 	{ .name = "flow_dissector_dispatcher", .fn = test_flow_dissector_dispatcher,
 	  .timeout_s = 300 },
 	{ .name = "devmap_redirect_traffic", .fn = test_devmap_redirect_traffic },

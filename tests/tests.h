@@ -59,5 +59,6 @@ int test_sk_lookup_dispatcher_steer(void);
 int test_sk_lookup_dispatcher_scale(void);
 int test_sk_lookup_dispatcher_churn(void);
 int test_netkit_dispatcher(void);
+int test_mprog_images(void);
 
 #endif
