@@ -110,7 +110,7 @@ test: $(guest_kernel) tests perf
 		echo "==> the patched kernel booted with bpf_dispatcher=off" && \
 		VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \
 			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t dispatcher_calls_in_place -t xdp_ -t tc_dispatcher_hooks \
-				-t sk_lookup_dispatcher_steer -t netkit_dispatcher \
+				-t sk_lookup_dispatcher_steer -t netkit_dispatcher -t mprog_images \
 				-t flow_dissector_dispatcher" testbed/vm.sh; \
 	fi
 	@echo "==> running the tests in the guest ($(KERNEL) kernel)"

@@ -8,7 +8,7 @@ echo clear >$KMEMLEAK
 "$BUILD/tests/runner" -T 1200 -t dispatcher_no_cap -t dispatcher_churn \
 	-t dispatcher_concurrency -t dispatcher_fault_injection -t dispatcher_policy \
 	-t xdp_test_run -t tc_dispatcher -t devmap_redirect -t sk_lookup_dispatcher \
-	-t netkit_dispatcher -t flow_dissector_dispatcher -t dispatcher_mode \
+	-t netkit_dispatcher -t mprog_images -t flow_dissector_dispatcher -t dispatcher_mode \
 	-t dispatcher_calls_in_place
 rc=$?
 # Freed objects wait for RCU and the image trim (a second): let them go.
