@@ -86,7 +86,7 @@ int test_dispatcher_fault_injection(void)
 	int nth, fd, link, failed_attach = 0, survived = 0, ret = KSFT_FAIL;
 	struct dispatcher_state st;
 	unsigned long failed_before, failed_after;
-	char buf[32];
+	char buf[32], mode[16];
 
 	if (!dispatcher_present()) {
 		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
@@ -96,6 +96,14 @@ int test_dispatcher_fault_injection(void)
 		diag("no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 		return KSFT_SKIP;
 	}
+	/*
+	 * Images off and back: the sets start empty and the shape a tree,
+	 * whatever earlier tests' traffic made the XDP dispatcher choose (a
+	 * shape of no image would leave the attaches nothing to allocate).
+	 */
+	if (dispatcher_mode_get(mode, sizeof(mode)) || dispatcher_set_mode("off") ||
+	    dispatcher_set_mode(mode))
+		return KSFT_FAIL;
 	if (enter_netns() || veth_pair("tx0", "rx0"))
 		return KSFT_FAIL;
 
