@@ -43,6 +43,16 @@ long send_frames(const char *ifname, long count, uint32_t tag,
 long send_frames_len(const char *ifname, long count, uint32_t tag, size_t len,
 		     volatile __u64 *counter, long window);
 
+/*
+ * Send @frames test frames out of @dev, wait @settle_us, and check that
+ * each of the @n counters (*counters[i], named names[i]) rose by exactly
+ * the frames sent if bit i of @mask is set, else not at all. 0 if so;
+ * else -1, with a diag() per wrong counter, prefixed with @what.
+ */
+int frames_counted(const char *what, const char *dev, long frames, unsigned int settle_us,
+		   volatile __u64 *const *counters, const char *const *names, int n,
+		   unsigned int mask);
+
 /* Wait up to @ms for *@counter to reach @want; returns its final value. */
 __u64 wait_counter(volatile __u64 *counter, uint64_t want, int ms);
 

@@ -79,3 +79,31 @@ long send_frames_len(const char *ifname, long count, uint32_t tag, size_t len,
 	close(fd);
 	return sent;
 }
+
+int frames_counted(const char *what, const char *dev, long frames, unsigned int settle_us,
+		   volatile __u64 *const *counters, const char *const *names, int n,
+		   unsigned int mask)
+{
+	uint64_t before[32];
+	int i, wrong = 0;
+	long sent;
+
+	if (n > 32)
+		return -1;
+	for (i = 0; i < n; i++)
+		before[i] = *counters[i];
+	sent = send_frames(dev, frames, 0x7e57, NULL, 0);
+	usleep(settle_us);
+	for (i = 0; i < n; i++) {
+		uint64_t got = *counters[i] - before[i], want = mask & (1u << i) ? (uint64_t)sent : 0;
+
+		if (got != want) {
+			diag("%s: %ld frames out of %s, program %s counted %llu, want %llu", what, sent,
+			     dev, names[i], (unsigned long long)got, (unsigned long long)want);
+			wrong++;
+		}
+	}
+	if (sent != frames)
+		diag("%s: %ld of %ld frames sent out of %s", what, sent, frames, dev);
+	return wrong || sent != frames ? -1 : 0;
+}

@@ -67,3 +67,18 @@ int marked_run(const struct marked *m, uint32_t mark, uint32_t repeat)
 	}
 	return 0;
 }
+
+struct netkit_count *netkit_count_load(int verdict)
+{
+	struct netkit_count *skel = netkit_count__open();
+
+	if (!skel)
+		return NULL;
+	skel->rodata->verdict = verdict;
+	if (netkit_count__load(skel)) {
+		diag("loading netkit_count failed");
+		netkit_count__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "xdp_mark.skel.h"
+#include "netkit_count.skel.h"
 
 struct marked {
 	struct xdp_mark *skel;
@@ -26,5 +27,8 @@ void marked_free(struct marked *m, int n);
 
 /* A test run of @m with @repeat: 0 if XDP_TX with @mark in the packet. */
 int marked_run(const struct marked *m, uint32_t mark, uint32_t repeat);
+
+/* A netkit_count program (tcx or netkit) returning @verdict, loaded; or NULL. */
+struct netkit_count *netkit_count_load(int verdict);
 
 #endif

@@ -21,7 +21,7 @@
 
 #include "tests.h"
 #include "dispatcher.h"
-#include "netkit_count.skel.h"
+#include "marked.h"
 
 #define TCX_PASS	0
 #define TCX_NEXT	(-1)
@@ -54,27 +54,13 @@ static const char *out_dev = "v0";
 /* FRAMES frames out of out_dev: counted by exactly the programs of @mask. */
 static int traffic(const char *what, unsigned int mask)
 {
-	__u64 before[NPROGS];
-	int p, wrong = 0;
-	long sent;
+	volatile __u64 *counters[NPROGS];
+	int p;
 
 	for (p = 0; p < NPROGS; p++)
-		before[p] = progs[p]->bss->frames;
-	sent = send_frames(out_dev, FRAMES, 0x7e57, NULL, 0);
+		counters[p] = &progs[p]->bss->frames;
 	/* veth hands them to v1's backlog: let it drain */
-	usleep(100000);
-	for (p = 0; p < NPROGS; p++) {
-		__u64 got = progs[p]->bss->frames - before[p];
-
-		if (got != (mask & BIT(p) ? (__u64)sent : 0)) {
-			diag("%s: %ld frames, program %s counted %llu, want %ld", what, sent,
-			     names[p], (unsigned long long)got, mask & BIT(p) ? sent : 0);
-			wrong++;
-		}
-	}
-	if (sent != FRAMES)
-		diag("%s: %ld of %d frames sent", what, sent, FRAMES);
-	return wrong || sent != FRAMES ? -1 : 0;
+	return frames_counted(what, out_dev, FRAMES, 100000, counters, names, NPROGS, mask);
 }
 
 /*
@@ -260,14 +246,9 @@ int test_mprog_images(void)
 	in_ifindex = ifindex_of("v1");
 	out_ifindex = ifindex_of("v0");
 	for (p = 0; p < NPROGS; p++) {
-		progs[p] = netkit_count__open();
+		progs[p] = netkit_count_load(verdicts[p]);
 		if (!progs[p])
 			goto out;
-		progs[p]->rodata->verdict = verdicts[p];
-		if (netkit_count__load(progs[p])) {
-			diag("loading netkit_count failed");
-			goto out;
-		}
 	}
 	if (scenario() || netkit_scenario())
 		goto out;

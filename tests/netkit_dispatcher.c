@@ -23,7 +23,7 @@
 
 #include "tests.h"
 #include "dispatcher.h"
-#include "netkit_count.skel.h"
+#include "marked.h"
 
 #define NK_PASS		0
 #define NK_NEXT		(-1)
@@ -67,27 +67,13 @@ static int expect_set(unsigned int mask, bool jumps)
 /* FRAMES frames out of @dev: counted by exactly the programs of @mask. */
 static int traffic(const char *what, const char *dev, unsigned int mask)
 {
-	__u64 before[NPROGS];
-	int p, wrong = 0;
-	long sent;
+	volatile __u64 *counters[NPROGS];
+	int p;
 
 	for (p = 0; p < NPROGS; p++)
-		before[p] = progs[p]->bss->frames;
-	sent = send_frames(dev, FRAMES, 0x7e57, NULL, 0);
-	/* netkit runs them in the sender's transmit: late ones are a bug. */
-	usleep(50000);
-	for (p = 0; p < NPROGS; p++) {
-		__u64 got = progs[p]->bss->frames - before[p];
-
-		if (got != (mask & BIT(p) ? (__u64)sent : 0)) {
-			diag("%s: %ld frames out of %s, program %s counted %llu, want %ld", what, sent,
-			     dev, names[p], (unsigned long long)got, mask & BIT(p) ? sent : 0);
-			wrong++;
-		}
-	}
-	if (sent != FRAMES)
-		diag("%s: %ld of %d frames sent out of %s", what, sent, FRAMES, dev);
-	return wrong || sent != FRAMES ? -1 : 0;
+		counters[p] = &progs[p]->bss->frames;
+	/* netkit runs them in the sender's transmit: late ones are a bug */
+	return frames_counted(what, dev, FRAMES, 50000, counters, names, NPROGS, mask);
 }
 
 /* One step: traffic out of @dev counted by @counted, and the set is @set. */
@@ -286,14 +272,9 @@ int test_netkit_dispatcher(void)
 	if (err)
 		return KSFT_FAIL;
 	for (p = 0; p < NPROGS; p++) {
-		progs[p] = netkit_count__open();
+		progs[p] = netkit_count_load(verdicts[p]);
 		if (!progs[p])
 			goto out;
-		progs[p]->rodata->verdict = verdicts[p];
-		if (netkit_count__load(progs[p])) {
-			diag("loading netkit_count failed");
-			goto out;
-		}
 		ids[p] = prog_id(fd_of(p));
 	}
 	if (same_netns_pair() || peer_netns_pair(home))
