@@ -306,8 +306,12 @@ int test_perf_annotate_dispatcher(void)
 		}
 		while (waitpid(perf, &status, WNOHANG) == 0)
 			CHECK(!test_runs_for(prog_fd, 100), "test run failed");
-		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "perf record --kcore failed (status %#x)", status);
+		/* Its kcore copy can meet a pack freed under it: record again. */
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			diag("perf record --kcore failed (status %#x)", status);
+			image_now(&addr, image, sizeof(image), &len);
+			continue;
+		}
 		if (!image_now(&again, seen, sizeof(seen), &len_again) && again == addr &&
 		    len_again == len && !memcmp(seen, image, len))
 			break;
@@ -317,7 +321,7 @@ int test_perf_annotate_dispatcher(void)
 		len = len_again;
 		memcpy(image, seen, len);
 	}
-	CHECK(i < 3, "the image changed in each of 3 recordings");
+	CHECK(i < 3, "the image changed, or perf record failed, in each of 3 recordings");
 
 	snprintf(cmd, sizeof(cmd),
 		 "perf annotate -i %s --stdio --objdump=objdump --asm-raw -s " IMAGE_SYM " 2>&1",
