@@ -6,7 +6,9 @@
  * connects and UDP datagrams are steered by the program the dispatcher
  * calls; at 1, 48, 49 and 1024 programs (64 per netns, the kernel's
  * limit) every program of a netns sees its traffic and test runs reach
- * the right one; and the set follows seeded churn while datagrams flow.
+ * the right one, and a netns of two programs or more is run through the
+ * image of its run array (bpf_mprog_sk_lookup), listed with a direct
+ * jump; and the set follows seeded churn while datagrams flow.
  *
  * Without the series' debugfs directory (an upstream kernel) the listing
  * checks are skipped and the rest still runs: the test then reports SKIP
@@ -68,6 +70,15 @@ static int verdict(int ret)
 static int expect_set(const uint32_t *ids, int n, bool jumps, int ms)
 {
 	return listing ? dispatcher_expect("sk_lookup", ids, n, jumps, ms) : 0;
+}
+
+/*
+ * @n netns with two programs or more: each has the image of its run array,
+ * listed with a direct jump (none booted off).
+ */
+static int expect_images(int n)
+{
+	return listing ? dispatcher_expect_mprogs("sk_lookup", "bpf_mprog_sk_lookup", n, 10000) : 0;
 }
 
 static int sk_link(int prog_fd, int ns_fd)
@@ -364,10 +375,13 @@ static int steer_runs(int fd, uint32_t repeat, int tcp, int udp)
 	return 0;
 }
 
+static int drop_prog(void);
+
 int test_sk_lookup_dispatcher_steer(void)
 {
 	struct sk_lookup_steer *a = NULL, *b = NULL, *c = NULL;
 	int ns = -1, tcp = -1, udp = -1, tx = -1, la = -1, lb = -1, i, ret = KSFT_FAIL;
+	int drop = -1, ld = -1;
 	uint64_t a0, b0, steered0, runs0;
 	uint32_t ids[2];
 	int s;
@@ -394,7 +408,7 @@ int test_sk_lookup_dispatcher_steer(void)
 		goto out;
 	la = sk_link(steer_fd(a), ns);
 	lb = sk_link(steer_fd(b), ns);
-	if (la < 0 || lb < 0 || expect_set(ids, 2, true, 5000))
+	if (la < 0 || lb < 0 || expect_set(ids, 2, true, 5000) || expect_images(1))
 		goto out;
 
 	a0 = a->bss->lookups;
@@ -439,10 +453,26 @@ int test_sk_lookup_dispatcher_steer(void)
 	if (expect_set(ids, 2, true, 5000))
 		goto out;
 
+	/*
+	 * A third program drops every lookup: one the steering program
+	 * selected a socket for still goes to it, any other is refused, as
+	 * BPF_PROG_SK_LOOKUP_RUN_ARRAY() rules, through the image or not.
+	 */
+	drop = drop_prog();
+	ld = drop < 0 ? -1 : sk_link(drop, ns);
+	if (ld < 0 || expect_images(1) || steered_connect(tcp, STEER_LO + 3) ||
+	    datagram(tx, udp, STEER_HI, NDGRAM + 1) || refused(SERVE_PORT))
+		goto out;
+	close(ld);
+	ld = -1;
+	if (steered_connect(tcp, SERVE_PORT))
+		goto out;
+	diag("with a third program dropping: steered lookups still steered, the bound port refused; served again once it left");
+
 	/* Links go: the set follows; then the steered ports are refused. */
 	close(lb);
 	lb = -1;
-	if (expect_set(ids, 1, true, 2000))
+	if (expect_set(ids, 1, true, 2000) || expect_images(0))
 		goto out;
 	close(la);
 	la = -1;
@@ -454,6 +484,10 @@ out:
 		close(la);
 	if (lb >= 0)
 		close(lb);
+	if (ld >= 0)
+		close(ld);
+	if (drop >= 0)
+		close(drop);
 	sk_lookup_steer__destroy(a);
 	sk_lookup_steer__destroy(b);
 	sk_lookup_steer__destroy(c);
@@ -493,6 +527,22 @@ static int count_prog(int map_fd, uint32_t slot, const char *name)
 			   sizeof(insns) / sizeof(insns[0]), &opts);
 	if (fd < 0)
 		diag("loading sk_lookup program %s: %s", name, strerror(errno));
+	return fd;
+}
+
+/* A program that drops every lookup: SK_DROP. */
+static int drop_prog(void)
+{
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, SK_DROP),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_SK_LOOKUP);
+	int fd;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_SK_LOOKUP, "skl_drop", "GPL", insns, 2, &opts);
+	if (fd < 0)
+		diag("loading sk_lookup program skl_drop: %s", strerror(errno));
 	return fd;
 }
 
@@ -634,12 +684,15 @@ int test_sk_lookup_dispatcher_scale(void)
 				goto out;
 			sc.where[n] = n / PER_NS;
 		}
-		if (expect_set(sc.id, n, true, 10000) || scale_check(&sc, n))
+		/* a netns of two programs or more is run through its image */
+		if (expect_set(sc.id, n, true, 10000) ||
+		    expect_images(n / PER_NS + (n % PER_NS >= 2)) || scale_check(&sc, n))
 			goto out;
 		diag("%d programs in %d netns: all listed%s; datagrams reach every program of their netns, test runs the right one (%.1f s)",
 		     n, (n + PER_NS - 1) / PER_NS,
 		     !listing ? " (not checked)" : dispatcher_images_off() ? ", no image (booted off)" :
-		     " with direct jumps", (now_ns() - t0) / 1e9);
+		     " with direct jumps, each netns of several through its image",
+		     (now_ns() - t0) / 1e9);
 	}
 
 	/* The first netns's links closed: its programs leave, its datagrams
@@ -650,7 +703,7 @@ int test_sk_lookup_dispatcher_scale(void)
 		sc.link[i] = -1;
 		sc.where[i] = -1;
 	}
-	if (expect_set(sc.id + PER_NS, n - PER_NS, false, 2000) ||
+	if (expect_set(sc.id + PER_NS, n - PER_NS, false, 2000) || expect_images(NNS - 1) ||
 	    scale_traffic(&sc, n, 0))
 		goto out;
 
@@ -688,7 +741,7 @@ int test_sk_lookup_dispatcher_scale(void)
 			close(sc.link[i]);
 			sc.link[i] = -1;
 		}
-	if (expect_set(NULL, 0, false, 2000))
+	if (expect_set(NULL, 0, false, 2000) || expect_images(0))
 		goto out;
 	ret = KSFT_PASS;
 out:
