@@ -14,8 +14,9 @@
 #     or what it builds; perf where it touches tools/perf; a syntax check
 #     of the selftests' C files it touches. Links are not checked here:
 #     make matrix's bisect line builds a whole kernel at every commit.
-#  4. reStructuredText the series adds is valid (docutils).
-# CHECK=quick does 1, 2 and 4 only. Build output: build/check/.
+#  4. reStructuredText the series adds is valid (docutils);
+#  5. every make target and KERNEL= flavour README.md names: make -n of it.
+# CHECK=quick does 1, 2, 4 and 5 only. Build output: build/check/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -51,6 +52,30 @@ for sub in testbed $(submissions); do
 	done
 done
 [ "$n" -gt 0 ] || fail "series/ holds no patches"
+
+# Every command the README names is a target, and every KERNEL= flavour
+# it names is one the Makefile boots: make -n of each (nothing is run).
+step "the README's commands"
+targets=$(grep -ohE '\bmake [a-z][a-z-]*[a-z]' "$TOP/README.md" | sed 's/^make //' | sort -u)
+flavours=$(grep -oE 'KERNEL=[a-z]+(\|[a-z-]+)+' "$TOP/README.md" | head -n 1 | sed 's/^KERNEL=//; s/|/ /g')
+[ -n "$targets" ] && [ -n "$flavours" ] || fail "README.md: no make targets or no KERNEL= flavours found"
+readme_make() {	# readme_make ARGS...: make -n ARGS, its output checked
+	local out
+	if ! out=$(env -u MAKEFLAGS -u MAKELEVEL make -n -C "$TOP" "$@" 2>&1) ||
+	   printf '%s\n' "$out" | grep -qE 'error: KERNEL=|No rule to make target'; then
+		fail "README.md names 'make $*', which make -n refuses:"
+		printf '%s\n' "$out" | grep -E 'error|rule' | head -n 3 | sed 's/^/    /'
+		return
+	fi
+	say "ok   make $*"
+}
+for t in $targets; do
+	readme_make "$t"
+done
+for f in $flavours; do
+	readme_make test KERNEL="$f"
+	readme_make vm KERNEL="$f"
+done
 
 # Documentation the series adds must be valid reStructuredText (docutils;
 # files it only touches may use Sphinx's own directives).
