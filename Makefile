@@ -26,7 +26,7 @@ guest_kernel := $(or $(kernel_for_$(KERNEL)),unknown-kernel)
 unknown-kernel:
 	@echo "error: KERNEL=$(KERNEL): use patched, upstream, cfi, debug, selftests or upstream-selftests" >&2; exit 2
 
-.PHONY: unknown-kernel help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream progs tests bench-bin bench fuzz bench-cpu vm check clean perf
+.PHONY: unknown-kernel help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream libbpf progs tests bench-bin bench fuzz bench-cpu vm check clean perf
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile
@@ -73,14 +73,19 @@ matrix: tree
 perf: tree
 	@testbed/perf.sh
 
-progs: deps
-	@$(MAKE) -s -C progs OUT=$(BUILD)/progs
+# The tree's uapi headers and libbpf, which progs/, tests/ and bench/ build on.
+libbpf: tree
+	@testbed/libbpf.sh
+
+userspace := UAPI=$(BUILD)/uapi/usr/include LIBBPF=$(BUILD)/libbpf TREE=$(BUILD)/linux
+progs: libbpf
+	@$(MAKE) -s -C progs OUT=$(BUILD)/progs $(userspace)
 
 tests: progs
-	@$(MAKE) -s -C tests OUT=$(BUILD)/tests SKEL=$(BUILD)/progs
+	@$(MAKE) -s -C tests OUT=$(BUILD)/tests SKEL=$(BUILD)/progs $(userspace)
 
 bench-bin: progs
-	@$(MAKE) -s -C bench OUT=$(BUILD)/bench SKEL=$(BUILD)/progs
+	@$(MAKE) -s -C bench OUT=$(BUILD)/bench SKEL=$(BUILD)/progs $(userspace)
 
 # Both kernels (and bpf_dispatcher=off) in one run: build/results/dispatcher.txt
 bench: kernel kernel-upstream bench-bin
@@ -121,8 +126,9 @@ test-debug: kernel-debug tests perf
 	@echo "==> running the reliability tests in the guest (debug kernel)"
 	@KERNEL=debug CMD="$(CURDIR)/tests/debug-run.sh" VM_TIMEOUT=$${VM_TIMEOUT:-3600} testbed/vm.sh
 
-# xdp-bench, xdp_perf and the annotated image; upstream too when built.
-run: kernel tests bench-bin perf
+# The harness on this CPU, then xdp-bench, xdp_perf and the annotated
+# images on the patched kernel, it booted with bpf_dispatcher=off, upstream.
+run: kernel kernel-upstream tests bench-bin perf
 	@bench/make-run.sh
 
 clean:

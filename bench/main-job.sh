@@ -1,18 +1,24 @@
 #!/bin/sh
-# make run, inside the guest of the patched kernel: real packets through
-# native XDP on a veth pair, measured with the field's own tools. pktgen
-# sends 64-byte frames; xdp-bench (xdp-tools, the successor of samples/bpf
-# xdp_rxq_info) drops, passes, bounces and redirects them through a devmap
-# to a second veth pair, and counts rx/s; perf (built from the series'
-# tree) records where the CPU goes while it drops, and perf annotate shows
-# the dispatcher image with its samples. Results land in build/results/.
+# make run, inside a guest: real packets through native XDP on a veth pair,
+# measured with the field's own tools, then xdp_perf and tc_perf.
+#   main-job.sh KERNEL [annotate]
+# KERNEL (patched, off, upstream) names the results: run-pps-KERNEL.txt,
+# run-xdp-perf-KERNEL.txt. pktgen sends 64-byte frames; xdp-bench
+# (xdp-tools, the successor of samples/bpf xdp_rxq_info) drops, passes,
+# bounces and redirects them through a devmap to a second veth pair, and
+# counts rx/s. With "annotate", perf (built from the series' tree) then
+# records while the XDP and tc dispatchers' images are made and used, and
+# annotates them (run-annotate-{xdp,tc}.txt, run-perf-top.txt).
 set -eu
+KERNEL=$1
+ANNOTATE=${2:-}
 RESULTS=$BUILD/results
 mkdir -p "$RESULTS"
 PG=/proc/net/pktgen
 SECONDS_EACH=${SECONDS_EACH:-6}
+PPS=$RESULTS/run-pps-$KERNEL.txt
 
-echo "== kernel $(uname -r); spectre_v2: $(cut -d';' -f1 /sys/devices/system/cpu/vulnerabilities/spectre_v2)"
+echo "== $KERNEL: kernel $(uname -r); spectre_v2: $(cut -d';' -f1 /sys/devices/system/cpu/vulnerabilities/spectre_v2)"
 echo "== figures are emulated (QEMU TCG): compare them only as ratios"
 
 ip link add pg0 type veth peer name pg1
@@ -35,64 +41,73 @@ done
 echo start >$PG/pgctrl &
 pktgen=$!
 
-# perf record --kcore -a for 2 s into /tmp/$1.perf, then perf annotate of
-# bpf_dispatcher_$1 into run-annotate-$1.txt: perf takes the image's bytes
-# from its kcore copy, and shows them up to the next symbol (kallsyms has
-# no sizes: bpf_prog_pack's int3 fill follows the image).
-record_annotate() {	# record_annotate xdp|tc
-	perf record -q --kcore -e cpu-clock -a -o "/tmp/$1.perf" -- sleep 2
-	perf annotate -i "/tmp/$1.perf" --stdio -s "bpf_dispatcher_$1" 2>&1 |
-		head -n 30 >"$RESULTS/run-annotate-$1.txt"
-}
-
-# One xdp-bench run; its last Summary line into run-pps.txt.
-bench() {	# bench ACTION [perf | TARGET]
-	out=$RESULTS/xdp-bench-$1.txt
-	target=
-	[ "${2:-perf}" = perf ] || target=$2
+# One xdp-bench run; its average rx/s into run-pps-KERNEL.txt.
+bench() {	# bench ACTION [TARGET]
+	out=$RESULTS/xdp-bench-$KERNEL-$1.txt
 	# shellcheck disable=SC2086 # no target: no argument
-	timeout -s INT "$SECONDS_EACH" xdp-bench "$1" pg1 $target -m native -i 2 >"$out" 2>&1 &
-	b=$!
-	if [ "${2:-}" = perf ]; then
-		sleep 2
-		record_annotate xdp
-		perf report -i /tmp/xdp.perf --stdio --sort sym 2>/dev/null |
-			grep -v '^#' | grep -v '^$' | head -n 12 >"$RESULTS/run-perf-top.txt"
-	fi
-	wait "$b" || true
+	timeout -s INT "$SECONDS_EACH" xdp-bench "$1" pg1 ${2:-} -m native -i 2 >"$out" 2>&1 || true
 	rx=$(sed -n 's/^ *Average packets\/s *: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
-	printf '%-12s %12s rx/s\n' "$1" "${rx:-?}" | tee -a "$RESULTS/run-pps.txt"
+	printf '%-12s %12s rx/s\n' "$1" "${rx:-?}" | tee -a "$PPS"
 }
 
-: >"$RESULTS/run-pps.txt"
+: >"$PPS"
 echo "== xdp-bench on pg1 (native XDP, veth), pktgen sending from pg0, ${SECONDS_EACH} s each"
-bench drop perf
+bench drop
 bench pass
 bench tx
 bench redirect-map rd0
-# tc: cls_bpf on pg1's ingress and no XDP program, so pktgen's frames
-# reach the tc hook, through bpf_dispatcher_tc.
-echo "== tc: tc_pass (cls_bpf, direct-action) on pg1's ingress, pktgen sending"
-tc qdisc add dev pg1 clsact
-tc filter add dev pg1 ingress bpf direct-action obj "$BUILD/progs/tc_pass.bpf.o" sec tc
-sleep 2
-record_annotate tc
-tc qdisc del dev pg1 clsact
+
+# perf record -a (cpu-clock at 10 kHz, 5 s, 16 MiB buffers so that no
+# event is lost while perf reads kallsyms first) into /tmp/$1.perf while
+# ATTACH, 2 s in, makes the dispatcher's image, so the recording holds
+# the image's ksymbol event and with it the image's size (should perf
+# still be reading kallsyms then, the kernel's event wins); then perf annotate
+# of bpf_dispatcher_$1, its bytes from /proc/kcore while the image still
+# runs, into run-annotate-$1.txt.
+record_annotate() {	# record_annotate xdp|tc ATTACH...
+	hook=$1
+	shift
+	perf record -q -F 10000 -m 16M -e cpu-clock -a -o "/tmp/$hook.perf" -- sleep 5 &
+	rec=$!
+	sleep 2
+	"$@"
+	wait "$rec"
+	perf annotate -i "/tmp/$hook.perf" --stdio -s "bpf_dispatcher_$hook" 2>&1 |
+		head -n 60 >"$RESULTS/run-annotate-$hook.txt"
+}
+
+if [ "$ANNOTATE" = annotate ]; then
+	echo "== perf: the XDP dispatcher's image, made while perf records"
+	record_annotate xdp ip link set dev pg1 xdpdrv obj "$BUILD/progs/xdp_pass.bpf.o" sec xdp
+	perf report -i /tmp/xdp.perf --stdio --sort sym 2>/dev/null |
+		grep -v '^#' | grep -v '^$' | head -n 12 >"$RESULTS/run-perf-top.txt"
+	ip link set dev pg1 xdp off
+	# tc: cls_bpf on pg1's ingress and no XDP program, so pktgen's frames
+	# reach the tc hook, through bpf_dispatcher_tc.
+	echo "== perf: the tc dispatcher's image (tc_pass, cls_bpf direct-action on pg1's ingress)"
+	tc qdisc add dev pg1 clsact
+	record_annotate tc tc filter add dev pg1 ingress bpf direct-action \
+		obj "$BUILD/progs/tc_pass.bpf.o" sec tc
+	tc qdisc del dev pg1 clsact
+fi
 kill "$pktgen" 2>/dev/null || true
 echo stop >$PG/pgctrl 2>/dev/null || true
 wait "$pktgen" 2>/dev/null || true
 
-echo "== perf, while xdp-bench drop ran: top kernel symbols"
-cat "$RESULTS/run-perf-top.txt"
-for hook in xdp tc; do
-	echo "== perf annotate of bpf_dispatcher_$hook, from perf record --kcore"
-	echo "   (under TCG samples land on the first instruction of each translated block)"
-	cat "$RESULTS/run-annotate-$hook.txt"
-done
-echo "== the XDP dispatcher as debugfs shows it"
-sed 's/^/   /' /sys/kernel/debug/bpf_dispatcher/xdp 2>/dev/null || echo "   (no dispatcher file: not the patched kernel)"
+if [ "$ANNOTATE" = annotate ]; then
+	echo "== perf, 5 s of pktgen's frames, xdp_pass attached 2 s in: top kernel symbols"
+	cat "$RESULTS/run-perf-top.txt"
+	for hook in xdp tc; do
+		echo "== perf annotate of bpf_dispatcher_$hook"
+		echo "   (under TCG samples land on the first instruction of each translated block)"
+		cat "$RESULTS/run-annotate-$hook.txt"
+	done
+	echo "== the XDP dispatcher as debugfs shows it"
+	sed 's/^/   /' /sys/kernel/debug/bpf_dispatcher/xdp 2>/dev/null ||
+		echo "   (no dispatcher file: not the patched kernel)"
+fi
 
 ip link del pg0
 ip link del rd0
 # xdp_perf: one trivial program's ns/run through BPF_PROG_TEST_RUN.
-"$BUILD/bench/dispatcher_bench" xdp-perf >"$RESULTS/run-xdp-perf-patched.txt"
+"$BUILD/bench/dispatcher_bench" xdp-perf >"$RESULTS/run-xdp-perf-$KERNEL.txt"

@@ -1,67 +1,72 @@
 #!/usr/bin/env bash
-# make run: the dispatcher at work, in one go. The guest of the patched
-# kernel runs bench/main-job.sh (xdp-bench with pktgen, perf, the image
-# annotated, xdp_perf and tc_perf); guests booted with bpf_dispatcher=off and, when it
-# is built, of the upstream kernel run those two alone. Each guest also runs
-# the kernel's own test_progs -t xdp_perf (built by testbed/selftests.sh).
-# Then a report and a chart in build/results/.
+# make run: the dispatcher at work, in one go. First the real-CPU part: the
+# series' harness times, on this machine's CPU, base's indirect call, the
+# image the kernel would choose and a direct call (testbed/emitter.sh
+# report). Then three guests, QEMU TCG: the patched kernel, the same booted
+# with bpf_dispatcher=off, and upstream, each running bench/main-job.sh
+# (xdp-bench with pktgen, xdp_perf and tc_perf; perf annotate of the
+# images on the patched one) and the kernel's own test_progs -t xdp_perf
+# (built by testbed/selftests.sh). Then a report and a chart in
+# build/results/.
 set -euo pipefail
 . "$(dirname "$0")/../testbed/lib.sh"
 
 results=$BUILD/results
 mkdir -p "$results"
-rm -f "$results"/run-*.txt
+rm -f "$results"/run-*.txt "$results"/run-*.dat
+
+"$TOP/testbed/emitter.sh" report
 
 # test_progs, built against the selftests kernel's BTF; its xdp_perf runs
 # on the test bed's kernels.
 "$TOP/testbed/selftests.sh" build
-test_progs() {	# test_progs KERNEL: the guest command's tail
-	echo "$TOP/bench/test-progs-xdp-perf.sh $BUILD/selftests/run-testbed $results/run-test-progs-$1.txt"
+guest_job() {	# guest_job KERNEL [annotate]: the guest's command
+	echo "$TOP/bench/main-job.sh $* && $TOP/bench/test-progs-xdp-perf.sh" \
+		"$BUILD/selftests/run-testbed $results/run-test-progs-$1.txt"
 }
 
-step "the patched kernel: xdp-bench drop, pass, tx, redirect-map; perf; xdp_perf, tc_perf; test_progs -t xdp_perf"
-KERNEL=patched CMD="$TOP/bench/main-job.sh && $(test_progs patched)" VM_TIMEOUT=900 \
+kernels="patched off upstream"
+step "the patched kernel: xdp-bench drop, pass, tx, redirect-map; perf annotate; xdp_perf, tc_perf; test_progs -t xdp_perf"
+KERNEL=patched CMD="$(guest_job patched annotate)" VM_TIMEOUT=900 "$TOP/testbed/vm.sh"
+step "the patched kernel with bpf_dispatcher=off: the same without perf"
+KERNEL=patched VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=900 CMD="$(guest_job off)" \
 	"$TOP/testbed/vm.sh"
+step "the upstream kernel: the same without perf"
+KERNEL=upstream VM_TIMEOUT=900 CMD="$(guest_job upstream)" "$TOP/testbed/vm.sh"
 
-step "the patched kernel with bpf_dispatcher=off: xdp_perf, tc_perf; test_progs -t xdp_perf"
-KERNEL=patched VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \
-	CMD="$BUILD/bench/dispatcher_bench xdp-perf >$results/run-xdp-perf-off.txt && $(test_progs off)" \
-	"$TOP/testbed/vm.sh"
-kernels="patched off"
-if [ -f "$BUILD/kernel-upstream/arch/x86/boot/bzImage" ]; then
-	step "the upstream kernel: xdp_perf, tc_perf; test_progs -t xdp_perf"
-	KERNEL=upstream VM_TIMEOUT=600 \
-		CMD="$BUILD/bench/dispatcher_bench xdp-perf >$results/run-xdp-perf-upstream.txt && $(test_progs upstream)" \
-		"$TOP/testbed/vm.sh"
-	kernels="patched off upstream"
-fi
-
-# xdp_perf and tc_perf: one row per number of other programs, one column
-# per kernel; the .dat for gnuplot, the .txt for people.
-table() {	# table PREFIX TITLE
+# One row per key (an action, a number of other programs), one column per
+# kernel: the .dat for gnuplot, the .txt for people.
+columns() {	# columns FILE-PREFIX KEY-PREFIX TITLE ROW-SUFFIX OUT
 	{
-		echo "N $kernels"
-		for key in $(awk -v p="$1_ns." 'index($1, p) == 1 { print $1 }' \
-				"$results/run-xdp-perf-patched.txt"); do
-			printf '%s' "${key#"$1"_ns.}"
+		echo "key $kernels"
+		for key in $(awk -v p="$2" 'p == "" || index($1, p) == 1 { print $1 }' "$results/$1-patched.txt"); do
+			printf '%s' "${key#"$2"}"
 			for k in $kernels; do
-				printf ' %s' "$(awk -v k="$key" '$1 == k { print $2 }' \
-					"$results/run-xdp-perf-$k.txt")"
+				printf ' %s' "$(awk -v k="$key" '$1 == k { print $2 }' "$results/$1-$k.txt")"
 			done
 			echo
 		done
-	} >"$results/run-${1/_/-}.dat"
-	awk -v t="$2" 'NR == 1 { printf "%-26s", t }
-	     NR > 1 { printf "%-26s", $1 " other programs" }
+	} >"$results/$5.dat"
+	awk -v t="$3" -v s="$4" 'NR == 1 { printf "%-26s", t }
+	     NR > 1 { printf "%-26s", $1 s }
 	     { for (i = 2; i <= NF; i++) printf "%12s", $i; print "" }' \
-		"$results/run-${1/_/-}.dat" >"$results/run-${1/_/-}.txt"
+		"$results/$5.dat" >"$results/$5.txt"
 }
-table xdp_perf "xdp_perf ns/run (TCG)"
-table tc_perf "tc_perf ns/run (TCG)"
+columns run-pps "" "xdp-bench rx/s (TCG)" "" run-pps
+columns run-xdp-perf xdp_perf_ns. "xdp_perf ns/run (TCG)" " other programs" run-xdp-perf
+columns run-xdp-perf tc_perf_ns. "tc_perf ns/run (TCG)" " other programs" run-tc-perf
 
 {
 	echo "make run, $(date -u '+%F %H:%M') UTC: the BPF dispatcher at work"
-	echo "QEMU TCG: emulated figures, to compare as ratios only"
+	echo
+	echo "1. On this machine's CPU (real time, the series' harness: ns per call)"
+	echo
+	cat "$results/run-cpu.txt"
+	echo
+	echo "2. In QEMU TCG guests (emulated: correctness, counts and ratios between"
+	echo "   kernels; TCG does not model speculation, so it cannot show what a"
+	echo "   dispatcher saves: part 1 does). patched: the series; off: the same"
+	echo "   kernel booted with bpf_dispatcher=off; upstream: Debian's 6.12 unpatched."
 	echo
 	echo "Packets per second, xdp-bench on a veth pair (native XDP), pktgen 64-byte frames"
 	echo "(redirect-map: through a devmap to a second veth pair):"
@@ -87,17 +92,18 @@ table tc_perf "tc_perf ns/run (TCG)"
 	done
 	echo
 	echo
-	echo "Where the CPU went while xdp-bench dropped (perf):"
+	echo "Where the CPU went in 5 s of pktgen's frames, xdp_pass attached 2 s in (perf, patched):"
 	sed 's/^/  /' "$results/run-perf-top.txt"
-	echo
 	for hook in xdp tc; do
 		echo
-		echo "perf annotate of bpf_dispatcher_$hook (the tree's perf, perf record --kcore):"
+		echo "perf annotate of bpf_dispatcher_$hook (the tree's perf; perf record ran while"
+		echo "the image was made, so its ksymbol event gives its size):"
 		sed 's/^/  /' "$results/run-annotate-$hook.txt"
 	done
 } >"$results/run-report.txt"
 
-gnuplot -e "dir='$results'; kernels='$kernels'" "$TOP/bench/run-chart.gp"
+cpu="$(sed -n 's/^  CPU: //p' "$results/run-cpu.txt"), $(sed -n 's/^  spectre_v2: //p' "$results/run-cpu.txt" | cut -d';' -f1)"
+gnuplot -e "dir='$results'; kernels='$kernels'; cpu='${cpu//\'/}'" "$TOP/bench/run-chart.gp"
 echo
 cat "$results/run-report.txt"
 say ""

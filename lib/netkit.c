@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netkit for the tests: pairs made over rtnetlink (Debian 12's iproute2
- * predates netkit), and its BPF attach points (Linux 6.7 on: the numbers
- * below are the kernel's; Debian 12's headers are 6.1's).
+ * predates netkit), and its BPF attach points.
  */
 #include <errno.h>
 #include <linux/if_link.h>
@@ -12,23 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
 #include "testlib.h"
-
-/* include/uapi/linux/if_link.h */
-#define NK_IFLA_NETKIT_PEER_INFO	1
-#define NK_IFLA_NETKIT_POLICY		3
-#define NK_IFLA_NETKIT_PEER_POLICY	4
-#define NK_IFLA_NETKIT_MODE		5
-#define NK_NETKIT_PASS			0
-#define NK_NETKIT_L2			0
-/* enum bpf_attach_type, and BPF_F_AFTER */
-#define ATTACH_NETKIT_PRIMARY		54
-#define ATTACH_NETKIT_PEER		55
-#define ATTACH_F_AFTER			(1U << 4)
 
 struct nlbuf {
 	struct nlmsghdr *nh;
@@ -84,14 +70,14 @@ int netkit_pair(const char *primary, const char *peer, int peer_ns_fd)
 	    !nl_put(&b, IFLA_INFO_KIND, "netkit", strlen("netkit")) ||
 	    !(data = nl_put(&b, IFLA_INFO_DATA, NULL, 0)) ||
 	    /* The peer: an ifinfomsg, then its own attributes. */
-	    !(peer_info = nl_put(&b, NK_IFLA_NETKIT_PEER_INFO, &peer_ifi, sizeof(peer_ifi))) ||
+	    !(peer_info = nl_put(&b, IFLA_NETKIT_PEER_INFO, &peer_ifi, sizeof(peer_ifi))) ||
 	    !nl_put(&b, IFLA_IFNAME, peer, strlen(peer) + 1) ||
 	    (peer_ns_fd >= 0 && nl_put_u32(&b, IFLA_NET_NS_FD, peer_ns_fd)))
 		goto too_long;
 	nl_end(&b, peer_info);
-	if (nl_put_u32(&b, NK_IFLA_NETKIT_MODE, NK_NETKIT_L2) ||
-	    nl_put_u32(&b, NK_IFLA_NETKIT_POLICY, NK_NETKIT_PASS) ||
-	    nl_put_u32(&b, NK_IFLA_NETKIT_PEER_POLICY, NK_NETKIT_PASS))
+	if (nl_put_u32(&b, IFLA_NETKIT_MODE, NETKIT_L2) ||
+	    nl_put_u32(&b, IFLA_NETKIT_POLICY, NETKIT_PASS) ||
+	    nl_put_u32(&b, IFLA_NETKIT_PEER_POLICY, NETKIT_PASS))
 		goto too_long;
 	nl_end(&b, data);
 	nl_end(&b, linkinfo);
@@ -125,7 +111,7 @@ too_long:
 
 static uint32_t netkit_type(bool peer)
 {
-	return peer ? ATTACH_NETKIT_PEER : ATTACH_NETKIT_PRIMARY;
+	return peer ? BPF_NETKIT_PEER : BPF_NETKIT_PRIMARY;
 }
 
 int netkit_link(int prog_fd, int ifindex, bool peer)
@@ -153,21 +139,11 @@ int netkit_attach(int prog_fd, int ifindex, bool peer, int replace_fd)
 
 int netkit_detach(int prog_fd, int ifindex, bool peer)
 {
-	union bpf_attr attr;
+	/* No program named: the last one goes. */
+	LIBBPF_OPTS(bpf_prog_detach_opts, opts, .flags = prog_fd >= 0 ? 0 : BPF_F_AFTER);
 	int err;
 
-	if (prog_fd >= 0) {
-		err = bpf_prog_detach2(prog_fd, ifindex, netkit_type(peer));
-	} else {
-		/* No program named: the last one goes (libbpf 1.1 has no
-		 * option for it).
-		 */
-		memset(&attr, 0, sizeof(attr));
-		attr.target_fd = ifindex;
-		attr.attach_type = netkit_type(peer);
-		attr.attach_flags = ATTACH_F_AFTER;
-		err = syscall(__NR_bpf, BPF_PROG_DETACH, &attr, sizeof(attr));
-	}
+	err = bpf_prog_detach_opts(prog_fd >= 0 ? prog_fd : 0, ifindex, netkit_type(peer), &opts);
 	if (err)
 		diag("netkit %s detach on ifindex %d%s: %s", peer ? "peer" : "primary", ifindex,
 		     prog_fd >= 0 ? "" : " (by position)", strerror(errno));

@@ -6,7 +6,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <linux/bpf.h>
-#include <sys/syscall.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -16,17 +15,10 @@
 
 #include "testlib.h"
 
-/* enum bpf_attach_type and flags of Linux 6.6 on; Debian 12's headers
- * are 6.1's.
- */
-#define ATTACH_TCX_INGRESS 46
-#define ATTACH_TCX_EGRESS 47
-#define ATTACH_F_AFTER (1U << 4)
-
 int tcx_link(int prog_fd, int ifindex, bool ingress)
 {
 	int fd = bpf_link_create(prog_fd, ifindex,
-				 ingress ? ATTACH_TCX_INGRESS : ATTACH_TCX_EGRESS, NULL);
+				 ingress ? BPF_TCX_INGRESS : BPF_TCX_EGRESS, NULL);
 
 	if (fd < 0)
 		diag("tcx %s link on ifindex %d: %s", ingress ? "ingress" : "egress",
@@ -41,7 +33,7 @@ int tcx_attach(int prog_fd, int ifindex, bool ingress, int replace_fd)
 	int err;
 
 	err = bpf_prog_attach_opts(prog_fd, ifindex,
-				   ingress ? ATTACH_TCX_INGRESS : ATTACH_TCX_EGRESS, &opts);
+				   ingress ? BPF_TCX_INGRESS : BPF_TCX_EGRESS, &opts);
 	if (err)
 		diag("tcx %s attach on ifindex %d%s: %s", ingress ? "ingress" : "egress",
 		     ifindex, replace_fd >= 0 ? " (replace)" : "", strerror(errno));
@@ -50,22 +42,12 @@ int tcx_attach(int prog_fd, int ifindex, bool ingress, int replace_fd)
 
 int tcx_detach(int prog_fd, int ifindex, bool ingress)
 {
-	enum bpf_attach_type type = ingress ? ATTACH_TCX_INGRESS : ATTACH_TCX_EGRESS;
-	union bpf_attr attr;
+	/* No program named: the last one goes. */
+	LIBBPF_OPTS(bpf_prog_detach_opts, opts, .flags = prog_fd >= 0 ? 0 : BPF_F_AFTER);
 	int err;
 
-	if (prog_fd >= 0) {
-		err = bpf_prog_detach2(prog_fd, ifindex, type);
-	} else {
-		/* No program named: the last one goes (libbpf 1.1 has no
-		 * option for it).
-		 */
-		memset(&attr, 0, sizeof(attr));
-		attr.target_fd = ifindex;
-		attr.attach_type = type;
-		attr.attach_flags = ATTACH_F_AFTER;
-		err = syscall(__NR_bpf, BPF_PROG_DETACH, &attr, sizeof(attr));
-	}
+	err = bpf_prog_detach_opts(prog_fd >= 0 ? prog_fd : 0, ifindex,
+				   ingress ? BPF_TCX_INGRESS : BPF_TCX_EGRESS, &opts);
 	if (err)
 		diag("tcx detach on ifindex %d%s: %s", ifindex,
 		     prog_fd >= 0 ? "" : " (by position)", strerror(errno));

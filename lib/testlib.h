@@ -11,10 +11,8 @@
 #include <stdint.h>
 #include <linux/types.h>
 
-/* Ethertype of test frames (IEEE 802 local experimental 1): programs count
- * only these, so the kernel's own traffic (IPv6 ND...) never skews a count.
- */
-#define TEST_ETH_P	0x88b5
+#include "test_frame.h"	/* progs/: TEST_ETH_P, the payload words */
+
 #define TEST_FRAME_LEN	64
 #define TEST_FRAME_MAX	9014
 
@@ -70,6 +68,8 @@ int xdp_mode(int ifindex);
  * TEST_ETH_P, payload words tag and sequence.
  */
 void test_frame(void *buf, uint32_t tag, uint32_t seq);
+/* The mark a marking program (xdp_mark, tc_mark) wrote into test frame @buf. */
+uint32_t test_frame_mark(const void *buf);
 
 /*
  * BPF_PROG_TEST_RUN of an XDP program on a @len-byte packet: returns 0 and

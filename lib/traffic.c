@@ -59,7 +59,7 @@ long send_frames_len(const char *ifname, long count, uint32_t tag, size_t len,
 	memset(eth->h_dest, 0xff, ETH_ALEN);
 	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
 	eth->h_proto = htons(TEST_ETH_P);
-	payload[0] = tag;
+	payload[TEST_WORD_TAG] = tag;
 
 	for (sent = 0; sent < count; sent++) {
 		/* Pace on the receiver's counter: a full ring drops frames. */
@@ -70,7 +70,7 @@ long send_frames_len(const char *ifname, long count, uint32_t tag, size_t len,
 			     (unsigned long long)(*counter - base), sent);
 			break;
 		}
-		payload[1] = sent;
+		payload[TEST_WORD_SEQ] = sent;
 		if (sendto(fd, frame, len, 0, (void *)&sll, sizeof(sll)) < 0) {
 			diag("sendto %s: %m", ifname);
 			break;

@@ -45,8 +45,15 @@ void test_frame(void *buf, uint32_t tag, uint32_t seq)
 	memset(eth->h_dest, 0xff, ETH_ALEN);
 	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
 	eth->h_proto = htons(TEST_ETH_P);
-	payload[0] = tag;
-	payload[1] = seq;
+	payload[TEST_WORD_TAG] = tag;
+	payload[TEST_WORD_SEQ] = seq;
+}
+
+uint32_t test_frame_mark(const void *buf)
+{
+	const uint32_t *payload = (const void *)((const struct ethhdr *)buf + 1);
+
+	return payload[TEST_WORD_MARK];
 }
 
 int xdp_test_run(int prog_fd, const void *in, uint32_t len, void *out,

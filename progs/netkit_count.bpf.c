@@ -11,7 +11,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
-#define TEST_ETH_P 0x88b5
+#include "test_frame.h"
 
 const volatile int verdict;
 __u64 frames;

@@ -12,8 +12,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
-#define TEST_ETH_P 0x88b5
-#define MARK_WORD 2	/* payload word: 0 tag, 1 sequence, 2 mark */
+#include "test_frame.h"
 
 const volatile __u32 mark;
 __u64 runs;
@@ -24,11 +23,11 @@ static __always_inline void mark_frame(struct __sk_buff *skb)
 	struct ethhdr *eth = (void *)(long)skb->data;
 	__u32 *payload = (void *)(eth + 1);
 
-	if ((void *)(payload + MARK_WORD + 1) > data_end ||
+	if ((void *)(payload + TEST_WORD_MARK + 1) > data_end ||
 	    eth->h_proto != bpf_htons(TEST_ETH_P))
 		return;
 	__sync_fetch_and_add(&runs, 1);
-	payload[MARK_WORD] = mark;
+	payload[TEST_WORD_MARK] = mark;
 }
 
 SEC("tc")

@@ -7,7 +7,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
-#define TEST_ETH_P 0x88b5
+#include "test_frame.h"
 
 const volatile __u8 pass;	/* let test frames through after counting */
 __u64 frames;

@@ -8,8 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
-#define TEST_ETH_P 0x88b5
-#define MARK_WORD 2	/* payload word: 0 tag, 1 sequence, 2 mark */
+#include "test_frame.h"
 
 const volatile __u32 mark;
 __u64 runs;
@@ -22,11 +21,11 @@ int xdp_mark(struct xdp_md *ctx)
 	__u32 *payload = (void *)(eth + 1);
 	unsigned char mac[ETH_ALEN];
 
-	if ((void *)(payload + MARK_WORD + 1) > data_end ||
+	if ((void *)(payload + TEST_WORD_MARK + 1) > data_end ||
 	    eth->h_proto != bpf_htons(TEST_ETH_P))
 		return XDP_PASS;
 	__sync_fetch_and_add(&runs, 1);
-	payload[MARK_WORD] = mark;
+	payload[TEST_WORD_MARK] = mark;
 	__builtin_memcpy(mac, eth->h_dest, ETH_ALEN);
 	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
 	__builtin_memcpy(eth->h_source, mac, ETH_ALEN);

@@ -9,7 +9,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
-#define TEST_ETH_P 0x88b5
+#include "test_frame.h"
+
 #define MAX_ERRNO 128
 
 struct {

@@ -5,6 +5,8 @@
 #                              builds it and, where the series builds one, as
 #                              a UP kernel does (SECONDS each)
 #   emitter.sh bench           ns per call -> build/results/emitter.{csv,png}
+#   emitter.sh report          make run's part: 1, 48, 1024 programs, same
+#                              target and round-robin -> results/run-cpu.txt
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -50,7 +52,31 @@ bench)
 	gnuplot -e "csv='$results/emitter.csv'; out='$results/emitter.png'" "$TOP/bench/emitter.gp"
 	say "written: $results/emitter.csv, emitter.txt, emitter.png"
 	;;
+report)
+	# make run's real-CPU part: the rows that matter, in a minute or two.
+	results=$BUILD/results
+	mkdir -p "$results"
+	runs=${BENCH_CPU_RUNS:-5}
+	step "timing base's call, the kernel's choice and a direct call on this CPU: $runs runs of 1, 48, 1024 programs"
+	rm -f "$results"/run-cpu-run*.csv
+	for r in $(seq "$runs"); do
+		"$harness/dispatcher_bench" bench -n 1,48,1024 -p same,round-robin \
+			-o "$results/run-cpu-run$r.csv" >"$results/run-cpu-run$r.txt" ||
+			die "the harness benchmark failed (run $r)"
+	done
+	cat "$results"/run-cpu-run*.csv | awk -f "$TOP/bench/emitter-median.awk" >"$results/run-cpu.csv"
+	{
+		head -n 4 "$results/run-cpu-run1.txt" | sed 's/^/  /'
+		say "  base: the call without images (upstream's); kernel's choice: the hook as this"
+		say "  kernel runs it (the image the policy chose, or base's call when it chose off or"
+		say "  none); tree: a tree image; ns per call, medians of $runs runs. same: every call"
+		say "  to one program; round-robin: the N programs in turn."
+		awk -f "$TOP/bench/run-cpu-table.awk" "$results/run-cpu.csv"
+	} >"$results/run-cpu.txt"
+	awk -v DAT=1 -f "$TOP/bench/run-cpu-table.awk" "$results/run-cpu.csv" >"$results/run-cpu.dat"
+	cat "$results/run-cpu.txt"
+	;;
 *)
-	die "usage: emitter.sh fuzz [SECONDS] | bench"
+	die "usage: emitter.sh fuzz [SECONDS] | bench | report"
 	;;
 esac

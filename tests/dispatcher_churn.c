@@ -200,7 +200,7 @@ static void *runner(void *arg)
 
 		if (xdp_test_run(cpool.fd[i], in, sizeof(in), out, 2 + rand_r(&seed) % 8,
 				 &retval, NULL) ||
-		    retval != XDP_TX || ((uint32_t *)(out + 14))[2] != 0x100u + i) {
+		    retval != XDP_TX || test_frame_mark(out) != 0x100u + i) {
 			diag("test run of program %d: wrong result", i);
 			atomic_fetch_add(&errors, 1);
 		}

@@ -73,7 +73,7 @@ static int runs_right(struct xdp_mark *skel, uint32_t mark)
 	test_frame(in, 0x7e57, 0);
 	if (xdp_test_run(bpf_program__fd(skel->progs.xdp_mark), in, sizeof(in), out, 2,
 			 &retval, NULL) || retval != XDP_TX ||
-	    ((uint32_t *)(out + 14))[2] != mark)
+	    test_frame_mark(out) != mark)
 		return -1;
 	before += 2;
 	if (send_frames("tx0", FRAMES, 0x7e57, NULL, 0) != FRAMES)

@@ -254,8 +254,8 @@ static int image_now(unsigned long *addr, unsigned char *bytes, size_t cap, size
  * (make perf), from what perf record --kcore copied: the instructions it
  * prints at the image's addresses are the image's bytes, as debugfs
  * xdp.image gives them, and the samples perf took in the image fall on
- * them. objdump disassembles (--objdump) so the bytes are printed
- * (--asm-raw).
+ * them, and its header names the image. objdump disassembles (--objdump)
+ * so the bytes are printed (--asm-raw).
  */
 int test_perf_annotate_dispatcher(void)
 {
@@ -267,7 +267,8 @@ int test_perf_annotate_dispatcher(void)
 	char cmd[256], line[1024];
 	int status, prog_fd, i, stable = 0;
 	struct xdp_mark *skel;
-	bool first_ok = false;
+	bool first_ok = false, named = false;
+	const char *header;
 	pid_t perf;
 	FILE *p;
 
@@ -336,6 +337,11 @@ int test_perf_annotate_dispatcher(void)
 		char *s;
 		int n;
 
+		/* " Percent |	Source code & Disassembly of bpf_dispatcher_xdp for ..." */
+		header = strstr(line, "Disassembly of ");
+		if (header)
+			named |= !strncmp(header + strlen("Disassembly of "), IMAGE_SYM " ",
+					  strlen(IMAGE_SYM " "));
 		if (sscanf(line, " %lf : %lx:%n", &pct, &ip, &n) != 2)
 			continue;
 		if (ip < addr || ip >= addr + len) {
@@ -363,6 +369,7 @@ int test_perf_annotate_dispatcher(void)
 	diag("%s at %#lx, %zu bytes: perf annotate printed %zu of them; %.2f%% of its samples on them, %.2f%% on what kallsyms sizes after them",
 	     IMAGE_SYM, addr, len, nseen, in_image, outside);
 	CHECK(!WEXITSTATUS(status), "perf annotate failed");
+	CHECK(named, "perf annotate's header does not name " IMAGE_SYM);
 	CHECK(first_ok, "perf annotate's first instruction is not at the image's address");
 	CHECK(nseen == len && !memcmp(seen, image, len),
 	      "the bytes perf annotate disassembled are not the image's");

@@ -61,8 +61,8 @@ int marked_run(const struct marked *m, uint32_t mark, uint32_t repeat)
 	test_frame(in, 0x7e57, 0);
 	if (xdp_test_run(bpf_program__fd(m->skel->progs.xdp_mark), in, sizeof(in), out,
 			 repeat, &retval, NULL) ||
-	    retval != XDP_TX || ((uint32_t *)(out + 14))[2] != mark) {
-		diag("program %u: retval %u, mark %#x", mark, retval, ((uint32_t *)(out + 14))[2]);
+	    retval != XDP_TX || test_frame_mark(out) != mark) {
+		diag("program %u: retval %u, mark %#x", mark, retval, test_frame_mark(out));
 		return -1;
 	}
 	return 0;

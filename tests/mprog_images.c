@@ -23,8 +23,6 @@
 #include "dispatcher.h"
 #include "marked.h"
 
-#define TCX_PASS	0
-#define TCX_NEXT	(-1)
 #define FRAMES		40
 #define CHURN		100
 

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/if_link.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,8 +26,6 @@
 #include "dispatcher.h"
 #include "marked.h"
 
-#define NK_PASS		0
-#define NK_NEXT		(-1)
 #define FRAMES		50
 
 static bool listing;
@@ -37,8 +36,8 @@ static const char *const names[NPROGS] = {
 	"p1", "p2", "p3", "p4", "p5", "q1", "q2", "q3", "r1", "r2",
 };
 static const int verdicts[NPROGS] = {
-	[P1] = NK_NEXT, [P2] = NK_PASS, [P3] = NK_PASS, [P4] = NK_NEXT, [P5] = NK_PASS,
-	[Q1] = NK_NEXT, [Q2] = NK_PASS, [Q3] = NK_PASS, [R1] = NK_PASS, [R2] = NK_PASS,
+	[P1] = NETKIT_NEXT, [P2] = NETKIT_PASS, [P3] = NETKIT_PASS, [P4] = NETKIT_NEXT, [P5] = NETKIT_PASS,
+	[Q1] = NETKIT_NEXT, [Q2] = NETKIT_PASS, [Q3] = NETKIT_PASS, [R1] = NETKIT_PASS, [R2] = NETKIT_PASS,
 };
 static struct netkit_count *progs[NPROGS];
 static uint32_t ids[NPROGS];
@@ -105,10 +104,7 @@ static long link_ifindex(int link)
 
 	if (bpf_obj_get_info_by_fd(link, &info, &len))
 		return -1;
-	/* The union's first word: netkit's ifindex (Linux 6.7 on) where
-	 * Debian 12's headers, 6.1's, have xdp's.
-	 */
-	return info.xdp.ifindex;
+	return info.netkit.ifindex;
 }
 
 /* Both ends in this netns, and the primary deleted: all its programs go. */

@@ -28,6 +28,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+/* the tree's instruction macros (tools/include/linux/filter.h) */
+#include TOOLS_FILTER_H
 
 #include "tests.h"
 #include "dispatcher.h"
@@ -500,25 +502,21 @@ out:
  * from instructions, as 1024 skeletons would take minutes to load under
  * TCG.
  */
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
-
 static int count_prog(int map_fd, uint32_t slot, const char *name)
 {
 	struct bpf_insn insns[] = {
 		/* key = slot; r0 = &counts[key] */
-		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, slot),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
-		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, map_fd),
-		INSN(0, 0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, slot),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
+		BPF_EMIT_CALL(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
 		/* counts[slot] += 1, atomically */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
-		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0, BPF_ADD),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, SK_PASS),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+		BPF_MOV64_IMM(BPF_REG_1, 1),
+		BPF_ATOMIC_OP(BPF_DW, BPF_ADD, BPF_REG_0, BPF_REG_1, 0),
+		BPF_MOV64_IMM(BPF_REG_0, SK_PASS),
+		BPF_EXIT_INSN(),
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_SK_LOOKUP);
 	int fd;
@@ -534,8 +532,8 @@ static int count_prog(int map_fd, uint32_t slot, const char *name)
 static int drop_prog(void)
 {
 	struct bpf_insn insns[] = {
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, SK_DROP),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+		BPF_MOV64_IMM(BPF_REG_0, SK_DROP),
+		BPF_EXIT_INSN(),
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_SK_LOOKUP);
 	int fd;

@@ -20,7 +20,6 @@
 #include "tc_mark.skel.h"
 #include "xdp_count.skel.h"
 
-#define MARK_WORD 2
 #define FRAMES 200
 #define WINDOW 64
 #define RUNS 100
@@ -45,15 +44,14 @@ static struct tc_mark *tc_mark_load(uint32_t mark, bool with_action)
 static int mark_run(int prog_fd, uint32_t mark, uint32_t repeat)
 {
 	unsigned char in[TEST_FRAME_LEN], out[TEST_FRAME_LEN];
-	uint32_t *word = (uint32_t *)(out + 14) + MARK_WORD;
 	uint32_t retval = ~0u;
 	int err;
 
 	test_frame(in, 0x7e57, 0);
 	err = xdp_test_run(prog_fd, in, sizeof(in), out, repeat, &retval, NULL);
-	if (err || retval != 0 || *word != mark) {
+	if (err || retval != 0 || test_frame_mark(out) != mark) {
 		diag("test run (repeat %u): error %d, retval %u, mark %#x, want %#x", repeat,
-		     err, retval, err ? 0 : *word, mark);
+		     err, retval, err ? 0 : test_frame_mark(out), mark);
 		return -1;
 	}
 	return 0;
