@@ -124,7 +124,7 @@ test: $(guest_kernel) tests perf
 # The reliability tests on the debug kernel (KASAN, lockdep, kmemleak...).
 test-debug: kernel-debug tests perf
 	@echo "==> running the reliability tests in the guest (debug kernel)"
-	@KERNEL=debug CMD="$(CURDIR)/tests/debug-run.sh" VM_TIMEOUT=$${VM_TIMEOUT:-3600} testbed/vm.sh
+	@KERNEL=debug CMD="$(CURDIR)/guest/debug-run.sh" VM_TIMEOUT=$${VM_TIMEOUT:-3600} testbed/vm.sh
 
 # The harness on this CPU, then xdp-bench, xdp_perf and the annotated
 # images on the patched kernel, it booted with bpf_dispatcher=off, upstream.

@@ -3,7 +3,7 @@
 # series' harness times, on this machine's CPU, base's indirect call, the
 # image the kernel would choose and a direct call (testbed/emitter.sh
 # report). Then three guests, QEMU TCG: the patched kernel, the same booted
-# with bpf_dispatcher=off, and upstream, each running bench/main-job.sh
+# with bpf_dispatcher=off, and upstream, each running guest/make-run-job.sh
 # (xdp-bench with pktgen, xdp_perf and tc_perf; perf annotate of the
 # images on the patched one) and the kernel's own test_progs -t xdp_perf
 # (built by testbed/selftests.sh). Then a report and a chart in
@@ -21,7 +21,7 @@ rm -f "$results"/run-*.txt "$results"/run-*.dat
 # on the test bed's kernels.
 "$TOP/testbed/selftests.sh" build
 guest_job() {	# guest_job KERNEL [annotate]: the guest's command
-	echo "$TOP/bench/main-job.sh $* && $TOP/bench/test-progs-xdp-perf.sh" \
+	echo "$TOP/guest/make-run-job.sh $* && $TOP/guest/test-progs-xdp-perf.sh" \
 		"$BUILD/selftests/run-testbed $results/run-test-progs-$1.txt"
 }
 

@@ -68,7 +68,7 @@ esac
 # loglevel=5: boot chatter off, warnings and every splat still on the console.
 append="console=ttyS0 loglevel=5 root=/dev/root rootfstype=9p ro"
 append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=524288"
-append+=" init=$TOP/testbed/guest-init panic=-1 testbed.top=$TOP testbed.build=$BUILD"
+append+=" init=$TOP/guest/init panic=-1 testbed.top=$TOP testbed.build=$BUILD"
 [ -z "$cmd" ] || append+=" testbed.mode=cmd testbed.run=${rundir#$vmdir/}"
 append+=" ${VM_APPEND:-}"
 

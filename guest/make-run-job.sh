@@ -1,7 +1,7 @@
 #!/bin/sh
 # make run, inside a guest: real packets through native XDP on a veth pair,
 # measured with the field's own tools, then xdp_perf and tc_perf.
-#   main-job.sh KERNEL [annotate]
+#   make-run-job.sh KERNEL [annotate]
 # KERNEL (patched, off, upstream) names the results: run-pps-KERNEL.txt,
 # run-xdp-perf-KERNEL.txt. pktgen sends 64-byte frames; xdp-bench
 # (xdp-tools, the successor of samples/bpf xdp_rxq_info) drops, passes,
