@@ -17,6 +17,22 @@ if [ ! -f "$harness/Makefile" ]; then
 fi
 make -s -C "$harness" >/dev/null || die "building the emitter harness failed"
 
+# timed_runs NAME RUNS ARGS...: RUNS runs of "dispatcher_bench bench ARGS",
+# each into results/NAME-runR.{csv,txt}, and results/NAME.csv the median
+# of each figure over them.
+timed_runs() {
+	local name=$1 runs=$2 r
+	shift 2
+	rm -f "$results/$name"-run*.csv
+	for r in $(seq "$runs"); do
+		"$harness/dispatcher_bench" bench "$@" -o "$results/$name-run$r.csv" \
+			>"$results/$name-run$r.txt" || die "the harness benchmark failed (run $r)"
+		say "run $r of $runs done"
+	done
+	cat "$results/$name"-run*.csv | awk -f "$TOP/bench/emitter-median.awk" >"$results/$name.csv"
+}
+
+results=$BUILD/results
 case ${1:-} in
 fuzz)
 	for fuzzer in dispatcher_fuzz dispatcher_fuzz_up; do
@@ -26,18 +42,11 @@ fuzz)
 	done
 	;;
 bench)
-	results=$BUILD/results
 	mkdir -p "$results"
 	runs=${BENCH_CPU_RUNS:-3}
 	step "timing dispatcher images on the host CPU: $runs runs, medians (about a minute each)"
-	rm -f "$results"/emitter-run*.csv
-	for r in $(seq "$runs"); do
-		"$harness/dispatcher_bench" bench -o "$results/emitter-run$r.csv" >"$results/emitter-run$r.txt" ||
-			die "the harness benchmark failed (run $r)"
-		head -n 4 "$results/emitter-run$r.txt"
-		say "run $r of $runs done"
-	done
-	cat "$results"/emitter-run*.csv | awk -f "$TOP/bench/emitter-median.awk" >"$results/emitter.csv"
+	timed_runs emitter "$runs"
+	head -n 4 "$results/emitter-run1.txt"
 	sed -n '1,/^ *N pattern/p' "$results/emitter-run1.txt" | sed '$d' >"$results/emitter.txt"
 	say "each figure the median of $runs runs, each run's the median of its repetitions" >>"$results/emitter.txt"
 	say "the policy against the call it replaces (disp: the policy's choice; off: images off):" >>"$results/emitter.txt"
@@ -54,17 +63,10 @@ bench)
 	;;
 report)
 	# make run's real-CPU part: the rows that matter, in a minute or two.
-	results=$BUILD/results
 	mkdir -p "$results"
 	runs=${BENCH_CPU_RUNS:-5}
 	step "timing base's call, the kernel's choice and a direct call on this CPU: $runs runs of 1, 48, 1024 programs"
-	rm -f "$results"/run-cpu-run*.csv
-	for r in $(seq "$runs"); do
-		"$harness/dispatcher_bench" bench -n 1,48,1024 -p same,round-robin \
-			-o "$results/run-cpu-run$r.csv" >"$results/run-cpu-run$r.txt" ||
-			die "the harness benchmark failed (run $r)"
-	done
-	cat "$results"/run-cpu-run*.csv | awk -f "$TOP/bench/emitter-median.awk" >"$results/run-cpu.csv"
+	timed_runs run-cpu "$runs" -n 1,48,1024 -p same,round-robin
 	{
 		head -n 4 "$results/run-cpu-run1.txt" | sed 's/^/  /'
 		say "  base: the call without images (upstream's); kernel's choice: the hook as this"
