@@ -114,7 +114,9 @@ test: $(guest_kernel) tests perf
 		testbed/emitter.sh fuzz $${FUZZ_SECONDS:-5} && \
 		echo "==> the patched kernel booted with bpf_dispatcher=off" && \
 		VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \
-			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t dispatcher_calls_in_place -t xdp_ -t tc_dispatcher_hooks \
+			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t dispatcher_calls_in_place \
+				-t xdp_native_counts_veth -t xdp_native_counts_virtio \
+				-t xdp_test_run_repeat_1 -t xdp_test_run_repeat_1000 -t tc_dispatcher_hooks \
 				-t sk_lookup_dispatcher_steer -t netkit_dispatcher -t mprog_images \
 				-t flow_dissector_dispatcher" testbed/vm.sh; \
 	fi

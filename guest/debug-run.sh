@@ -5,9 +5,9 @@ set -u
 KMEMLEAK=/sys/kernel/debug/kmemleak
 # Objects from boot are not ours to judge: report only what comes after.
 echo clear >$KMEMLEAK
-"$BUILD/tests/runner" -T 1200 -t dispatcher_no_cap -t dispatcher_churn \
-	-t dispatcher_concurrency -t dispatcher_fault_injection -t dispatcher_policy \
-	-t xdp_test_run -t tc_dispatcher -t devmap_redirect -t sk_lookup_dispatcher \
+"$BUILD/tests/runner" -T 1200 -t dispatcher_no_cap -t 'dispatcher_churn*' \
+	-t dispatcher_fault_injection -t dispatcher_policy \
+	-t 'xdp_test_run_*' -t 'tc_dispatcher_*' -t 'devmap_redirect_*' -t 'sk_lookup_dispatcher_*' \
 	-t netkit_dispatcher -t mprog_images -t flow_dissector_dispatcher -t dispatcher_mode \
 	-t dispatcher_calls_in_place
 rc=$?

@@ -5,18 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "knob.h"
 #include "kprobe.h"
 #include "testlib.h"
-
-int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_APPEND), err;
-
-	if (fd < 0)
-		return -1;
-	err = write(fd, s, strlen(s)) != (ssize_t)strlen(s);
-	return close(fd) || err ? -1 : 0;
-}
 
 int kprobe_add(const char *event, const char *target)
 {
@@ -67,7 +58,7 @@ int kallsyms_addrs(const char *name, unsigned long *addrs, int max)
 	int n = 0;
 	FILE *f;
 
-	if (write_file("/proc/sys/kernel/kptr_restrict", "0"))
+	if (knob_set("/proc/sys/kernel/kptr_restrict", "0"))
 		return -1;
 	f = fopen("/proc/kallsyms", "r");
 	if (!f)
@@ -83,5 +74,5 @@ int kallsyms_addrs(const char *name, unsigned long *addrs, int max)
 
 int kprobes_optimize(bool on)
 {
-	return write_file("/proc/sys/debug/kprobes-optimization", on ? "1" : "0");
+	return knob_set("/proc/sys/debug/kprobes-optimization", on ? "1" : "0");
 }

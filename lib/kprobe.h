@@ -5,10 +5,9 @@
 
 #include <stdbool.h>
 
-#define TRACING "/sys/kernel/tracing"
+#include "knob.h"
 
-/* write(2) of @s to @path: stdio's append mode seeks, which tracefs refuses. */
-int write_file(const char *path, const char *s);
+#define TRACING "/sys/kernel/tracing"
 
 /*
  * An enabled kprobe named @event at @target ("symbol" or "0xaddress"),
@@ -23,13 +22,13 @@ void kprobe_remove(const char *event);
 /*
  * The addresses of every symbol @name in /proc/kallsyms (a static inline
  * function has a copy in each object that takes its address), at most
- * @max; how many, or -1. Needs kptr_restrict 0, which it sets.
+ * @max; how many, or -1. Needs kptr_restrict 0, which it sets (knob_set()).
  */
 int kallsyms_addrs(const char *name, unsigned long *addrs, int max);
 
 /*
  * Turn the kprobe optimizer off (it patches text itself, with
- * text_poke_bp, soon after a probe is registered) or back on.
+ * text_poke_bp, soon after a probe is registered) or on (knob_set()).
  */
 int kprobes_optimize(bool on);
 

@@ -97,7 +97,7 @@ if wanted no-mitigations-tests; then
 	if [ ! -f "$kdir/arch/x86/boot/bzImage" ] || { wanted no-mitigations && [ "$nomit_built" -ne 0 ]; }; then
 		row no-mitigations-tests FAIL 0 "no CONFIG_CPU_MITIGATIONS=n kernel to boot (MATRIX=no-mitigations)"
 	elif make -C "$TOP" -s tests >"$log" 2>&1 &&
-		VM_KDIR=$kdir CMD="$BUILD/tests/runner -t dispatcher_mode -t dispatcher_calls_in_place -t xdp_" \
+		VM_KDIR=$kdir CMD="$BUILD/tests/runner -t dispatcher_mode -t dispatcher_calls_in_place -t xdp_native_counts_veth -t xdp_native_counts_virtio -t xdp_test_run_repeat_1 -t xdp_test_run_repeat_1000" \
 			VM_TIMEOUT=900 "$TOP/testbed/vm.sh" >>"$log" 2>&1; then
 		row no-mitigations-tests ok $(($(date +%s) - start)) "that kernel booted (auto: images off), the hooks' calls in place: $(grep -a -E '^[0-9]+ passed' "$log" | tail -n 1)"
 	else

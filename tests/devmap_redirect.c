@@ -160,7 +160,7 @@ static int check_delivery(const struct topo *t, const __u64 *base, __u64 want,
 	diag("%s, %s: %llu frames redirected, peer0 counted %llu, peer1 %llu",
 	     topo_name(t), how, (unsigned long long)want,
 	     (unsigned long long)got[0], (unsigned long long)got[1]);
-	CHECK(got[0] == want && got[1] == (t->broadcast ? want : 0),
+	TEST_ASSERT(got[0] == want && got[1] == (t->broadcast ? want : 0),
 	      "want %llu and %llu", (unsigned long long)want,
 	      (unsigned long long)(t->broadcast ? want : 0));
 	return KSFT_PASS;
@@ -218,7 +218,7 @@ out:
 					ret = KSFT_FAIL;		\
 	} while (0)
 
-int test_devmap_redirect_traffic(void)
+TEST_CASE(devmap_redirect_traffic, 0)
 {
 	int ret = KSFT_PASS;
 
@@ -228,7 +228,7 @@ int test_devmap_redirect_traffic(void)
 	return ret;
 }
 
-int test_devmap_redirect_live_frames(void)
+TEST_CASE(devmap_redirect_live_frames, 0)
 {
 	int ret = KSFT_PASS;
 
@@ -280,14 +280,14 @@ static int phase(const struct topo *t, const char *what, size_t len, int err)
 	     (unsigned long long)(b.errors - a.errors), err ? strerror(err) : "-",
 	     (unsigned long long)(b.by_errno - a.by_errno),
 	     (unsigned long long)(b.handed - a.handed));
-	CHECK(sent == PHASE_FRAMES, "could not send");
+	TEST_ASSERT(sent == PHASE_FRAMES, "could not send");
 	if (err)
-		CHECK(b.by_errno - a.by_errno == PHASE_FRAMES &&
+		TEST_ASSERT(b.by_errno - a.by_errno == PHASE_FRAMES &&
 		      b.errors - a.errors == PHASE_FRAMES &&
 		      b.delivered == a.delivered && b.handed == a.handed,
 		      "want every frame dropped with %s, none handed to out0", strerror(err));
 	else
-		CHECK(b.delivered - a.delivered == PHASE_FRAMES &&
+		TEST_ASSERT(b.delivered - a.delivered == PHASE_FRAMES &&
 		      b.handed - a.handed == PHASE_FRAMES && b.errors == a.errors,
 		      "want every frame delivered, no error");
 	return KSFT_PASS;
@@ -429,7 +429,7 @@ out:
 	return ret;
 }
 
-int test_devmap_redirect_frags(void)
+TEST_CASE(devmap_redirect_frags, 300)
 {
 	const char *devs[] = { "in0", "in1", "out0", "peer0", "out1", "peer1" };
 	int i, ret = KSFT_PASS;
@@ -446,7 +446,7 @@ int test_devmap_redirect_frags(void)
 	return ret;
 }
 
-int test_devmap_redirect_follows_device(void)
+TEST_CASE(devmap_redirect_follows_device, 300)
 {
 	int ret = KSFT_PASS;
 

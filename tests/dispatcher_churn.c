@@ -91,7 +91,7 @@ static int same_set(const struct pool *p, const int *links, const int *prog_of, 
 	return same_set_now(p, links, prog_of, ndevs, false);
 }
 
-int test_dispatcher_churn(void)
+TEST_CASE(dispatcher_churn, 600)
 {
 	int links[DEVS], prog_of[DEVS], i, op, ret = KSFT_FAIL;
 	int ops = getenv("CHURN_OPS") ? atoi(getenv("CHURN_OPS")) : 10000;
@@ -209,7 +209,7 @@ static void *runner(void *arg)
 	return NULL;
 }
 
-int test_dispatcher_concurrency(void)
+TEST_CASE(dispatcher_churn_concurrent, 300)
 {
 	pthread_t attachers[ATTACHERS], runners[RUNNERS];
 	int secs = getenv("CONCURRENCY_SECONDS") ? atoi(getenv("CONCURRENCY_SECONDS")) : 10;

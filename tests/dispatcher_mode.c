@@ -16,7 +16,7 @@
 
 #define NPROGS 3
 
-int test_dispatcher_mode(void)
+TEST_CASE(dispatcher_mode, 0)
 {
 	struct marked m[NPROGS] = {};
 	struct dispatcher_state st = {};

@@ -122,7 +122,7 @@ static bool first_two_direct(int i, bool direct)
 	return direct == (i < 2);
 }
 
-int test_dispatcher_policy(void)
+TEST_CASE(dispatcher_policy, 300)
 {
 	int ret = KSFT_FAIL;
 

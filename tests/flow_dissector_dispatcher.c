@@ -117,7 +117,7 @@ static int runs(int prog_fd, uint32_t repeat)
 	return 0;
 }
 
-int test_flow_dissector_dispatcher(void)
+TEST_CASE(flow_dissector_dispatcher, 300)
 {
 	struct flow_dissector_count *a = NULL, *b = NULL;
 	int fa, fb, link = -1, netns = -1, other = -1, ret = KSFT_FAIL;

@@ -228,7 +228,7 @@ static int netkit_scenario(void)
 	return netkit_detach(fd_of(P0), nk0, false) || run_cmd("ip link del dev nk0") ? -1 : 0;
 }
 
-int test_mprog_images(void)
+TEST_CASE(mprog_images, 180)
 {
 	bool listing = dispatcher_present();
 	int p, ret = KSFT_FAIL;

@@ -242,7 +242,7 @@ out:
 	return ret;
 }
 
-int test_netkit_dispatcher(void)
+TEST_CASE(netkit_dispatcher, 180)
 {
 	int p, home, err, ret = KSFT_FAIL;
 

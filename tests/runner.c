@@ -2,9 +2,12 @@
 /*
  * Test runner: runs each test in a child process with a timeout and
  * reports in kselftest TAP form, closing with "N passed, N failed".
- *   runner [-l] [-T seconds] [-t substring]...
+ *   runner [-l] [-T seconds] [-t name]...
+ * -t takes a test's exact name or a shell pattern (tc_dispatcher_*);
+ * one that names no test is an error.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,55 +17,15 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "knob.h"
 
-static const struct test tests[] = {
-	{ .name = "xdp_veth_native_counts", .fn = test_xdp_veth_native_counts },
-	{ .name = "xdp_virtio_native_counts", .fn = test_xdp_virtio_native_counts },
-	{ .name = "xdp_test_run_repeat_1", .fn = test_xdp_test_run_repeat_1 },
-	{ .name = "xdp_test_run_repeat_1000", .fn = test_xdp_test_run_repeat_1000 },
-	{ .name = "dispatcher_in_kallsyms", .fn = test_dispatcher_in_kallsyms },
-	{ .name = "perf_samples_in_dispatcher", .fn = test_perf_samples_in_dispatcher,
-	  .timeout_s = 300 },
-	{ .name = "dispatcher_image_needs_raw", .fn = test_dispatcher_image_needs_raw },
-	{ .name = "perf_annotate_dispatcher", .fn = test_perf_annotate_dispatcher,
-	  .timeout_s = 120 },
-	{ .name = "dispatcher_no_cap", .fn = test_dispatcher_no_cap, .timeout_s = 600 },
-	{ .name = "dispatcher_churn", .fn = test_dispatcher_churn, .timeout_s = 600 },
-	{ .name = "dispatcher_concurrency", .fn = test_dispatcher_concurrency, .timeout_s = 300 },
-	{ .name = "dispatcher_fault_injection", .fn = test_dispatcher_fault_injection,
-	  .timeout_s = 300 },
-	{ .name = "dispatcher_policy", .fn = test_dispatcher_policy, .timeout_s = 300 },
-	{ .name = "dispatcher_update_rate", .fn = test_dispatcher_update_rate, .timeout_s = 120 },
-	{ .name = "dispatcher_jump_within_delay", .fn = test_dispatcher_jump_within_delay,
-	  .timeout_s = 180 },
-	{ .name = "dispatcher_mode", .fn = test_dispatcher_mode },
-	{ .name = "dispatcher_calls_in_place", .fn = test_dispatcher_calls_in_place,
-	  .timeout_s = 120 },
-	{ .name = "dispatcher_steady_state", .fn = test_dispatcher_steady_state,
-	  .timeout_s = 900 },
-	{ .name = "tc_dispatcher_hooks", .fn = test_tc_dispatcher_hooks, .timeout_s = 300 },
-	{ .name = "tc_dispatcher_scale", .fn = test_tc_dispatcher_scale, .timeout_s = 900 },
-	{ .name = "tc_dispatcher_churn", .fn = test_tc_dispatcher_churn, .timeout_s = 600 },
-	{ .name = "tc_dispatcher_concurrency", .fn = test_tc_dispatcher_concurrency,
-	  .timeout_s = 300 },
-	{ .name = "sk_lookup_dispatcher_steer", .fn = test_sk_lookup_dispatcher_steer,
-	  .timeout_s = 180 },
-	{ .name = "sk_lookup_dispatcher_scale", .fn = test_sk_lookup_dispatcher_scale,
-	  .timeout_s = 300 },
-	{ .name = "sk_lookup_dispatcher_churn", .fn = test_sk_lookup_dispatcher_churn,
-	  .timeout_s = 300 },
-	{ .name = "netkit_dispatcher", .fn = test_netkit_dispatcher, .timeout_s = 180 },
-	{ .name = "mprog_images", .fn = test_mprog_images, .timeout_s = 180 },
-	{ .name = "flow_dissector_dispatcher", .fn = test_flow_dissector_dispatcher,
-	  .timeout_s = 300 },
-	{ .name = "devmap_redirect_traffic", .fn = test_devmap_redirect_traffic },
-	{ .name = "devmap_redirect_live_frames", .fn = test_devmap_redirect_live_frames },
-	{ .name = "devmap_redirect_follows_device", .fn = test_devmap_redirect_follows_device,
-	  .timeout_s = 300 },
-	{ .name = "devmap_redirect_frags", .fn = test_devmap_redirect_frags, .timeout_s = 300 },
-};
+static struct test *tests, **tests_tail = &tests;
 
-#define NTESTS (sizeof(tests) / sizeof(tests[0]))
+void test_register(struct test *t)
+{
+	*tests_tail = t;
+	tests_tail = &t->next;
+}
 
 int enter_netns(void)
 {
@@ -80,9 +43,29 @@ static bool selected(const struct test *t, char **filters, int nfilters)
 	if (!nfilters)
 		return true;
 	for (i = 0; i < nfilters; i++)
-		if (strstr(t->name, filters[i]))
+		if (!fnmatch(filters[i], t->name, 0))
 			return true;
 	return false;
+}
+
+/* Each -t must name a test: a typo or a renamed test is not "0 tests". */
+static bool filters_match(char **filters, int nfilters)
+{
+	const struct test *t;
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < nfilters; i++) {
+		for (t = tests; t; t = t->next)
+			if (!fnmatch(filters[i], t->name, 0))
+				break;
+		if (!t) {
+			fprintf(stderr, "runner: -t %s: no such test (runner -l lists them)\n",
+				filters[i]);
+			ok = false;
+		}
+	}
+	return ok;
 }
 
 /* Returns a KSFT_* code; a test that overruns its time is killed: fail. */
@@ -133,8 +116,9 @@ int main(int argc, char **argv)
 {
 	int timeout_s = 120, nfilters = 0, pass = 0, fail = 0, skip = 0;
 	char *filters[64];
-	size_t i, n = 0;
+	const struct test *t;
 	bool list = false;
+	size_t n = 0;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "lt:T:")) != -1) {
@@ -150,28 +134,29 @@ int main(int argc, char **argv)
 			timeout_s = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-l] [-T seconds] [-t substring]...\n", argv[0]);
+			fprintf(stderr, "usage: %s [-l] [-T seconds] [-t name]...\n", argv[0]);
 			return 2;
 		}
 	}
-	for (i = 0; i < NTESTS; i++)
-		if (selected(&tests[i], filters, nfilters)) {
+	if (!filters_match(filters, nfilters))
+		return 2;
+	if (knobs_init()) {
+		fprintf(stderr, "runner: no memory for the knobs' notes: %m\n");
+		return 2;
+	}
+	for (t = tests; t; t = t->next)
+		if (selected(t, filters, nfilters)) {
 			if (list)
-				printf("%s\n", tests[i].name);
+				printf("%s\n", t->name);
 			n++;
 		}
 	if (list)
 		return 0;
-	if (!n) {
-		fprintf(stderr, "%s: no test matches the filters\n", argv[0]);
-		return 2;
-	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n1..%zu\n", n);
 	n = 0;
-	for (i = 0; i < NTESTS; i++) {
-		const struct test *t = &tests[i];
+	for (t = tests; t; t = t->next) {
 		uint64_t start;
 		int rc;
 
@@ -180,6 +165,7 @@ int main(int argc, char **argv)
 		n++;
 		start = now_ns();
 		rc = run_one(t, t->timeout_s ?: timeout_s);
+		knobs_restore();
 		diag("%s: %.1f s", t->name, (now_ns() - start) / 1e9);
 		if (rc == KSFT_PASS) {
 			printf("ok %zu %s\n", n, t->name);

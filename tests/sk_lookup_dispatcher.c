@@ -379,7 +379,7 @@ static int steer_runs(int fd, uint32_t repeat, int tcp, int udp)
 
 static int drop_prog(void);
 
-int test_sk_lookup_dispatcher_steer(void)
+TEST_CASE(sk_lookup_dispatcher_steer, 180)
 {
 	struct sk_lookup_steer *a = NULL, *b = NULL, *c = NULL;
 	int ns = -1, tcp = -1, udp = -1, tx = -1, la = -1, lb = -1, i, ret = KSFT_FAIL;
@@ -429,11 +429,11 @@ int test_sk_lookup_dispatcher_steer(void)
 	diag("%d connects and %d datagrams to steered ports arrived: steered %llu, lookups seen by the steering program %llu, by the counter %llu",
 	     NCONN, NDGRAM, (unsigned long long)(a->bss->steered - steered0),
 	     (unsigned long long)(a->bss->lookups - a0), (unsigned long long)(b->bss->lookups - b0));
-	CHECK(a->bss->steered - steered0 >= NCONN + NDGRAM,
+	TEST_ASSERT(a->bss->steered - steered0 >= NCONN + NDGRAM,
 	      "the steering program steered %llu lookups, want at least %d",
 	      (unsigned long long)(a->bss->steered - steered0), NCONN + NDGRAM);
 	/* Every lookup runs both programs of the netns. */
-	CHECK(a->bss->lookups - a0 == b->bss->lookups - b0 && b->bss->steered == 0,
+	TEST_ASSERT(a->bss->lookups - a0 == b->bss->lookups - b0 && b->bss->steered == 0,
 	      "the programs of one netns saw %llu and %llu lookups",
 	      (unsigned long long)(a->bss->lookups - a0), (unsigned long long)(b->bss->lookups - b0));
 
@@ -447,7 +447,7 @@ int test_sk_lookup_dispatcher_steer(void)
 		if (steer_runs(steer_fd(a), repeat, tcp, udp) ||
 		    steer_runs(steer_fd(c), repeat, tcp, udp))
 			goto out;
-		CHECK(a->bss->lookups - runs0 == 3 * repeat,
+		TEST_ASSERT(a->bss->lookups - runs0 == 3 * repeat,
 		      "test runs with repeat %u ran the program %llu times, want %u", repeat,
 		      (unsigned long long)(a->bss->lookups - runs0), 3 * repeat);
 	}
@@ -643,7 +643,7 @@ static int scale_check(struct scale *sc, int n)
 	return 0;
 }
 
-int test_sk_lookup_dispatcher_scale(void)
+TEST_CASE(sk_lookup_dispatcher_scale, 300)
 {
 	static struct scale sc;
 	int home, n = 0, s, i, k, extra = -1, ret = KSFT_FAIL;
@@ -828,7 +828,7 @@ static void close_links(struct churn_slot *slot, int *steer_link)
 		}
 }
 
-int test_sk_lookup_dispatcher_churn(void)
+TEST_CASE(sk_lookup_dispatcher_churn, 300)
 {
 	int ops = getenv("CHURN_OPS") ? atoi(getenv("CHURN_OPS")) : 2000;
 	unsigned int seed = getenv("SEED") ? strtoul(getenv("SEED"), NULL, 0) : (unsigned int)now_ns();
@@ -943,7 +943,7 @@ int test_sk_lookup_dispatcher_churn(void)
 	if (atomic_load(&churn_io.errors) || churn_same_set(slots, pool_ids, steer_ids, live, 1000))
 		goto out;
 	for (k = 0; k < CHURN_NS; k++)
-		CHECK(steer[k]->bss->steered == (__u64)churn_io.sent[k],
+		TEST_ASSERT(steer[k]->bss->steered == (__u64)churn_io.sent[k],
 		      "netns %d: %ld datagrams delivered, the steering program steered %llu", k,
 		      churn_io.sent[k], (unsigned long long)steer[k]->bss->steered);
 	for (i = 0, total = 0; i < CHURN_POOL; i++)

@@ -192,7 +192,7 @@ static int hook_case(enum hook h)
 	__u64 runs;
 
 	skel = tc_mark_load(mark, h == ACT_INGRESS);
-	CHECK(skel, "loading tc_mark failed");
+	TEST_ASSERT(skel, "loading tc_mark failed");
 	prog_fd = bpf_program__fd(h == ACT_INGRESS ? skel->progs.act_mark : skel->progs.tc_mark);
 	ids[0] = prog_id(prog_fd);
 	nids = 1;
@@ -263,7 +263,7 @@ static int xdp_and_tc(void)
 	/* Images off: no set kept, neither is listed. */
 	if (dispatcher_images_off())
 		in_xdp = in_tc = !in_xdp && !in_tc;
-	CHECK(in_xdp && in_tc, "want the XDP program in bpf_dispatcher_xdp only (%d), the tc one in bpf_dispatcher_tc only (%d)",
+	TEST_ASSERT(in_xdp && in_tc, "want the XDP program in bpf_dispatcher_xdp only (%d), the tc one in bpf_dispatcher_tc only (%d)",
 	      in_xdp, in_tc);
 	ret = KSFT_PASS;
 out:
@@ -284,7 +284,7 @@ static int need_dispatcher(void)
 	return -1;
 }
 
-int test_tc_dispatcher_hooks(void)
+TEST_CASE(tc_dispatcher_hooks, 300)
 {
 	int h, ret = KSFT_PASS;
 
@@ -330,7 +330,7 @@ static int scale_check(struct tc_mark **skel, int n, int i)
 	return 0;
 }
 
-int test_tc_dispatcher_scale(void)
+TEST_CASE(tc_dispatcher_scale, 900)
 {
 	static struct tc_mark *skel[MAX_PROGS];
 	static uint32_t ids[MAX_PROGS];
@@ -445,7 +445,7 @@ static int slot_detach(struct tc_mark **pool, struct slot *sl, enum kind k, int 
 	return err;
 }
 
-int test_tc_dispatcher_churn(void)
+TEST_CASE(tc_dispatcher_churn, 600)
 {
 	int ops = getenv("CHURN_OPS") ? atoi(getenv("CHURN_OPS")) : 3000;
 	unsigned int seed = getenv("SEED") ? strtoul(getenv("SEED"), NULL, 0) : (unsigned int)now_ns();
@@ -570,7 +570,7 @@ static void *runner(void *arg)
 	return NULL;
 }
 
-int test_tc_dispatcher_concurrency(void)
+TEST_CASE(tc_dispatcher_concurrency, 300)
 {
 	pthread_t th[2 * THREADS];
 	struct tc_mark *fixed = NULL;

@@ -14,51 +14,43 @@ struct test {
 	const char *name;
 	int (*fn)(void);
 	int timeout_s;		/* 0: the runner's default */
+	struct test *next;
 };
+
+void test_register(struct test *t);
+
+/*
+ * TEST_CASE(name, timeout_s) { ... return KSFT_PASS; }: a test, named as
+ * in TAP output and -t, run in a child process of its own and killed
+ * after @timeout_s (0: the runner's default). Its file registers it: the
+ * runner runs tests in link order (the files', alphabetical) and, within
+ * a file, in the order they are written.
+ */
+#define TEST_CASE(tname, timeout)					\
+	static int test_##tname(void);					\
+	static struct test test_case_##tname = {			\
+		.name = #tname, .fn = test_##tname, .timeout_s = timeout, \
+	};								\
+	static void __attribute__((constructor)) test_register_##tname(void) \
+	{								\
+		test_register(&test_case_##tname);			\
+	}								\
+	static int test_##tname(void)
 
 /* Run the rest of the test in a network namespace of its own, so devices
  * it makes vanish with it.
  */
 int enter_netns(void);
 
-#define CHECK(cond, ...) do {						\
+/* Fail the test unless @cond holds, saying where (file:line) and why.
+ * Knobs set with knob_set() are put back all the same: as the test's
+ * process exits.
+ */
+#define TEST_ASSERT(cond, fmt, ...) do {				\
 	if (!(cond)) {							\
-		diag(__VA_ARGS__);					\
+		diag("%s:%d: " fmt, __FILE__, __LINE__, ##__VA_ARGS__); \
 		return KSFT_FAIL;					\
 	}								\
 } while (0)
-
-int test_xdp_veth_native_counts(void);
-int test_xdp_virtio_native_counts(void);
-int test_xdp_test_run_repeat_1(void);
-int test_xdp_test_run_repeat_1000(void);
-int test_dispatcher_in_kallsyms(void);
-int test_perf_samples_in_dispatcher(void);
-int test_dispatcher_image_needs_raw(void);
-int test_perf_annotate_dispatcher(void);
-int test_dispatcher_no_cap(void);
-int test_dispatcher_churn(void);
-int test_dispatcher_concurrency(void);
-int test_dispatcher_fault_injection(void);
-int test_dispatcher_policy(void);
-int test_dispatcher_update_rate(void);
-int test_dispatcher_jump_within_delay(void);
-int test_dispatcher_mode(void);
-int test_dispatcher_calls_in_place(void);
-int test_dispatcher_steady_state(void);
-int test_tc_dispatcher_hooks(void);
-int test_tc_dispatcher_scale(void);
-int test_tc_dispatcher_churn(void);
-int test_tc_dispatcher_concurrency(void);
-int test_flow_dissector_dispatcher(void);
-int test_devmap_redirect_traffic(void);
-int test_devmap_redirect_live_frames(void);
-int test_devmap_redirect_follows_device(void);
-int test_devmap_redirect_frags(void);
-int test_sk_lookup_dispatcher_steer(void);
-int test_sk_lookup_dispatcher_scale(void);
-int test_sk_lookup_dispatcher_churn(void);
-int test_netkit_dispatcher(void);
-int test_mprog_images(void);
 
 #endif

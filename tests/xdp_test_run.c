@@ -23,9 +23,9 @@ static int test_run_marks(uint32_t repeat)
 	int err;
 
 	skel = xdp_mark__open();
-	CHECK(skel, "opening xdp_mark failed");
+	TEST_ASSERT(skel, "opening xdp_mark failed");
 	skel->rodata->mark = MARK;
-	CHECK(!xdp_mark__load(skel), "loading xdp_mark failed");
+	TEST_ASSERT(!xdp_mark__load(skel), "loading xdp_mark failed");
 
 	test_frame(in, 0x7e57, 1);
 	/* What the program must make of it: word 2 marked, MACs swapped. */
@@ -38,23 +38,23 @@ static int test_run_marks(uint32_t repeat)
 
 	err = xdp_test_run(bpf_program__fd(skel->progs.xdp_mark), in, sizeof(in),
 			   out, repeat, &retval, &duration);
-	CHECK(!err, "BPF_PROG_TEST_RUN repeat %u: %s", repeat, strerror(-err));
+	TEST_ASSERT(!err, "BPF_PROG_TEST_RUN repeat %u: %s", repeat, strerror(-err));
 	diag("repeat %u: retval %u, %u ns/run (emulated under TCG), %llu runs counted",
 	     repeat, retval, duration, (unsigned long long)skel->bss->runs);
-	CHECK(retval == XDP_TX, "retval %u, want XDP_TX (%d)", retval, XDP_TX);
-	CHECK(!memcmp(out, want, sizeof(want)), "the packet out is not the marked packet");
-	CHECK(skel->bss->runs == repeat, "the program ran %llu times, want %u",
+	TEST_ASSERT(retval == XDP_TX, "retval %u, want XDP_TX (%d)", retval, XDP_TX);
+	TEST_ASSERT(!memcmp(out, want, sizeof(want)), "the packet out is not the marked packet");
+	TEST_ASSERT(skel->bss->runs == repeat, "the program ran %llu times, want %u",
 	      (unsigned long long)skel->bss->runs, repeat);
 	xdp_mark__destroy(skel);
 	return KSFT_PASS;
 }
 
-int test_xdp_test_run_repeat_1(void)
+TEST_CASE(xdp_test_run_repeat_1, 0)
 {
 	return test_run_marks(1);
 }
 
-int test_xdp_test_run_repeat_1000(void)
+TEST_CASE(xdp_test_run_repeat_1000, 0)
 {
 	return test_run_marks(1000);
 }

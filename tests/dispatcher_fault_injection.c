@@ -18,25 +18,16 @@
 #include <bpf/bpf.h>
 
 #include "tests.h"
+#include "knob.h"
 #include "dispatcher.h"
 #include "xdp_mark.skel.h"
 
 #define MAX_NTH 200
 #define FRAMES 50
 
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /* Let failslab and fail_page_alloc fail GFP_KERNEL and order-0 requests,
- * only where fail-nth says, and without printing a stack each time.
+ * only where fail-nth says, and without printing a stack each time (until
+ * the test ends: knob_set()).
  */
 static int setup_fault_attrs(void)
 {
@@ -50,7 +41,7 @@ static int setup_fault_attrs(void)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (write_file(knobs[i][0], knobs[i][1]))
+		if (knob_set(knobs[i][0], knobs[i][1]))
 			return -1;
 	return 0;
 }
@@ -81,7 +72,7 @@ static int runs_right(struct xdp_mark *skel, uint32_t mark)
 	return wait_counter(&skel->bss->runs, before + FRAMES, 5000) == before + FRAMES ? 0 : -1;
 }
 
-int test_dispatcher_fault_injection(void)
+TEST_CASE(dispatcher_fault_injection, 300)
 {
 	int nth, fd, link, failed_attach = 0, survived = 0, ret = KSFT_FAIL;
 	struct dispatcher_state st;

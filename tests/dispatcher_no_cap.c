@@ -95,7 +95,7 @@ static int check_traffic(struct xdp_mark *skel)
 	return 0;
 }
 
-int test_dispatcher_no_cap(void)
+TEST_CASE(dispatcher_no_cap, 600)
 {
 	static struct marked m[MAX_PROGS];
 	int n = 0, c, i, ret = KSFT_FAIL;

@@ -59,7 +59,7 @@ static int alternate(int n, double secs)
 	return after - before <= bound ? 0 : -1;
 }
 
-int test_dispatcher_update_rate(void)
+TEST_CASE(dispatcher_update_rate, 120)
 {
 	int ret = KSFT_FAIL;
 
@@ -106,7 +106,7 @@ static int policy_is(const char *policy, int i, bool *direct)
 	return same;
 }
 
-int test_dispatcher_jump_within_delay(void)
+TEST_CASE(dispatcher_update_rate_delay, 180)
 {
 	unsigned int seed = 1;
 	uint64_t deadline, attached;

@@ -22,7 +22,7 @@ static int count_native(const char *tx, const char *rx)
 	__u64 got;
 
 	skel = xdp_count__open_and_load();
-	CHECK(skel, "loading xdp_count failed");
+	TEST_ASSERT(skel, "loading xdp_count failed");
 	link = xdp_link(bpf_program__fd(skel->progs.xdp_count), ifindex_of(rx),
 			XDP_FLAGS_DRV_MODE);
 	if (link < 0)
@@ -48,14 +48,14 @@ out:
 	return ret;
 }
 
-int test_xdp_veth_native_counts(void)
+TEST_CASE(xdp_native_counts_veth, 0)
 {
 	if (enter_netns() || veth_pair("tx0", "rx0"))
 		return KSFT_FAIL;
 	return count_native("tx0", "rx0");
 }
 
-int test_xdp_virtio_native_counts(void)
+TEST_CASE(xdp_native_counts_virtio, 0)
 {
 	char nics[8][16];
 

@@ -1,0 +1,27 @@
+# What the Makefiles of progs/, tests/ and bench/ share, included after
+# their first target: the tree's uapi headers and libbpf (make libbpf),
+# not Debian 12's; the C flags of the guest's programs on them; the
+# output folder $(OUT); clean.
+UAPI ?= ../build/uapi/usr/include
+LIBBPF ?= ../build/libbpf
+TREE ?= ../build/linux
+SKEL ?= ../build/progs
+LIB := ../lib
+
+CFLAGS := -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(SKEL) -I$(LIB) -I../progs \
+	-I$(LIBBPF)/include -I$(UAPI) -DTOOLS_FILTER_H='"$(TREE)/tools/include/linux/filter.h"'
+LDLIBS := $(LIBBPF)/lib/libbpf.a -lelf -lz
+LIBSRCS := $(wildcard $(LIB)/*.c)
+LIBHDRS := $(wildcard $(LIB)/*.h) $(wildcard $(SKEL)/*.skel.h)
+
+$(OUT):
+	mkdir -p $@
+
+# Made by the top Makefile's libbpf target (testbed/libbpf.sh).
+$(LIBBPF)/lib/libbpf.a $(UAPI)/linux/bpf.h:
+	@echo "error: no $@: run 'make libbpf'" >&2; exit 1
+
+clean:
+	rm -rf $(OUT)
+
+.PHONY: all clean

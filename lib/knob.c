@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel knobs written by the tests, and put back after each test. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "knob.h"
+#include "testlib.h"
+
+#define KNOBS_MAX 32
+
+struct knob_note {
+	char path[128];
+	char value[64];
+};
+
+struct knob_notes {
+	int n;
+	struct knob_note note[KNOBS_MAX];
+};
+
+static struct knob_notes *notes;
+
+int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_APPEND), err;
+
+	if (fd < 0)
+		return -1;
+	err = write(fd, s, strlen(s)) != (ssize_t)strlen(s);
+	return close(fd) || err ? -1 : 0;
+}
+
+int knobs_init(void)
+{
+	if (notes)
+		return 0;
+	notes = mmap(NULL, sizeof(*notes), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (notes == MAP_FAILED) {
+		notes = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int knob_set(const char *path, const char *value)
+{
+	struct knob_note *note;
+	ssize_t len;
+	int fd;
+
+	if (!notes || notes->n == KNOBS_MAX ||
+	    strlen(path) >= sizeof(note->path)) {
+		diag("knob_set(%s): no room to note its value (knobs_init?)", path);
+		return -1;
+	}
+	note = &notes->note[notes->n];
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		diag("%s: %m", path);
+		return -1;
+	}
+	len = read(fd, note->value, sizeof(note->value) - 1);
+	close(fd);
+	if (len < 0) {
+		diag("%s: %m", path);
+		return -1;
+	}
+	note->value[len] = '\0';
+	note->value[strcspn(note->value, "\n")] = '\0';
+	strcpy(note->path, path);
+	notes->n++;
+	if (write_file(path, value)) {
+		diag("%s: writing %s: %m", path, value);
+		return -1;
+	}
+	return 0;
+}
+
+void knobs_restore(void)
+{
+	struct knob_note *note;
+
+	while (notes && notes->n > 0) {
+		note = &notes->note[--notes->n];
+		if (write_file(note->path, note->value))
+			diag("%s: putting back %s: %m", note->path, note->value);
+	}
+}
