@@ -3,7 +3,8 @@
  * The dispatcher image is visible to the tools: its symbol is in
  * /proc/kallsyms while a program is attached, and perf attributes samples
  * to it while test runs go through it; its bytes only to those allowed
- * raw kernel addresses.
+ * raw kernel addresses; perf annotate names it and lists its bytes, and
+ * names an image of several tcx programs too.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +20,8 @@
 #include "dispatcher.h"
 #include "tests.h"
 #include "knob.h"
+#include "kprobe.h"
+#include "marked.h"
 #include "xdp_count.skel.h"
 #include "xdp_mark.skel.h"
 
@@ -365,4 +368,104 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 	      "the bytes perf annotate disassembled are not the image's");
 	TEST_ASSERT(in_image > 99.0, "the samples are not on the image's instructions");
 	return KSFT_PASS;
+}
+
+#define MPROG_SYM "bpf_mprog_tcx_ingress"
+
+/*
+ * perf knows an image of several programs (bpf_mprog_*) for an image, as
+ * it knows the dispatchers': two tcx programs on rx0's ingress, frames
+ * through them while perf record -a runs, then perf annotate of the image
+ * from /proc/kcore names it and starts at its address.
+ */
+TEST_CASE(dispatcher_visible_perf_mprog, 180)
+{
+	const char *data = "/tmp/dispatcher-mprog.data";
+	struct netkit_count *next = NULL, *pass = NULL;
+	int links[2] = { -1, -1 }, status, n = 0, nhead = 0, i, ret = KSFT_FAIL;
+	char head[4][160];
+	bool named = false, first_ok = false;
+	unsigned long addr;
+	char cmd[256], line[1024];
+	pid_t perf;
+	FILE *p;
+
+	if (!dispatcher_present() || dispatcher_images_off()) {
+		diag("no dispatcher images on this kernel or boot");
+		return KSFT_SKIP;
+	}
+	if (enter_netns() || veth_pair("tx0", "rx0"))
+		return KSFT_FAIL;
+	next = netkit_count_load(TCX_NEXT);
+	pass = netkit_count_load(TCX_PASS);
+	if (!next || !pass)
+		goto out;
+	links[0] = tcx_link(bpf_program__fd(next->progs.nk_count), ifindex_of("rx0"), true);
+	links[1] = tcx_link(bpf_program__fd(pass->progs.nk_count), ifindex_of("rx0"), true);
+	if (links[0] < 0 || links[1] < 0)
+		goto out;
+	if (kallsyms_addrs(MPROG_SYM, &addr, 1) != 1) {
+		diag("%s is not in /proc/kallsyms with two tcx programs attached", MPROG_SYM);
+		goto out;
+	}
+
+	unlink(data);
+	perf = fork();
+	if (perf < 0)
+		goto out;
+	if (!perf) {
+		execlp("perf", "perf", "record", "-q", "-F", "10000", "-e", "cpu-clock", "-a",
+		       "-o", data, "--", "sleep", "3", NULL);
+		_exit(127);
+	}
+	while (waitpid(perf, &status, WNOHANG) == 0)
+		if (send_frames("tx0", 200, 0x7e57, NULL, 0) != 200)
+			break;
+	waitpid(perf, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		diag("perf record failed (status %#x)", status);
+		goto out;
+	}
+
+	snprintf(cmd, sizeof(cmd), "perf annotate -i %s --stdio -s " MPROG_SYM " 2>&1", data);
+	p = popen(cmd, "r");
+	if (!p)
+		goto out;
+	while (fgets(line, sizeof(line), p)) {
+		const char *header = strstr(line, "Disassembly of ");
+		unsigned long ip;
+		double pct;
+
+		if (nhead < 4)
+			snprintf(head[nhead++], sizeof(head[0]), "%.*s",
+				 (int)strcspn(line, "\n"), line);
+
+		if (header)
+			named |= !strncmp(header + strlen("Disassembly of "), MPROG_SYM " ",
+					  strlen(MPROG_SYM " "));
+		/* "    0.00 :   ffffffffa0000748:       endbr64" */
+		if (sscanf(line, " %lf : %lx:", &pct, &ip) == 2)
+			first_ok |= !n++ && ip == addr;
+	}
+	status = pclose(p);
+	diag("perf annotate of %s at %#lx: %d instructions, header %s", MPROG_SYM, addr, n,
+	     named ? "names it" : "does not name it");
+	if (status || !named || !first_ok) {
+		diag("perf annotate failed, or its listing is not the image's (the recording: %s):",
+		     data);
+		for (i = 0; i < nhead; i++)
+			diag("  %s", head[i]);
+	} else {
+		ret = KSFT_PASS;
+	}
+out:
+	if (ret == KSFT_PASS)
+		unlink(data);
+	if (links[0] >= 0)
+		close(links[0]);
+	if (links[1] >= 0)
+		close(links[1]);
+	netkit_count__destroy(next);
+	netkit_count__destroy(pass);
+	return ret;
 }
