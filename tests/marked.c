@@ -82,3 +82,27 @@ struct netkit_count *netkit_count_load(int verdict)
 	}
 	return skel;
 }
+
+int netkit_counts_load(struct netkit_count **progs, const int *verdicts, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		progs[i] = NULL;
+	for (i = 0; i < n; i++) {
+		progs[i] = netkit_count_load(verdicts[i]);
+		if (!progs[i])
+			return -1;
+	}
+	return 0;
+}
+
+void netkit_counts_free(struct netkit_count **progs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		netkit_count__destroy(progs[i]);
+		progs[i] = NULL;
+	}
+}

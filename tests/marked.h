@@ -31,4 +31,11 @@ int marked_run(const struct marked *m, uint32_t mark, uint32_t repeat);
 /* A netkit_count program (tcx or netkit) returning @verdict, loaded; or NULL. */
 struct netkit_count *netkit_count_load(int verdict);
 
+/* @n of them into @progs[], program i returning @verdicts[i]: 0, or -1
+ * with those loaded in @progs[] (the rest NULL); netkit_counts_free()
+ * frees them either way.
+ */
+int netkit_counts_load(struct netkit_count **progs, const int *verdicts, int n);
+void netkit_counts_free(struct netkit_count **progs, int n);
+
 #endif

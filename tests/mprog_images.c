@@ -231,7 +231,7 @@ static int netkit_scenario(void)
 TEST_CASE(mprog_images, 180)
 {
 	bool listing = dispatcher_present();
-	int p, ret = KSFT_FAIL;
+	int ret = KSFT_FAIL;
 
 	images = listing && !dispatcher_images_off();
 	if (!listing)
@@ -243,16 +243,10 @@ TEST_CASE(mprog_images, 180)
 		return KSFT_FAIL;
 	in_ifindex = ifindex_of("v1");
 	out_ifindex = ifindex_of("v0");
-	for (p = 0; p < NPROGS; p++) {
-		progs[p] = netkit_count_load(verdicts[p]);
-		if (!progs[p])
-			goto out;
-	}
-	if (scenario() || netkit_scenario())
+	if (netkit_counts_load(progs, verdicts, NPROGS) || scenario() || netkit_scenario())
 		goto out;
 	ret = listing ? KSFT_PASS : KSFT_SKIP;
 out:
-	for (p = 0; p < NPROGS; p++)
-		netkit_count__destroy(progs[p]);
+	netkit_counts_free(progs, NPROGS);
 	return ret;
 }

@@ -267,17 +267,14 @@ TEST_CASE(netkit_dispatcher, 180)
 	}
 	if (err)
 		return KSFT_FAIL;
-	for (p = 0; p < NPROGS; p++) {
-		progs[p] = netkit_count_load(verdicts[p]);
-		if (!progs[p])
-			goto out;
+	if (netkit_counts_load(progs, verdicts, NPROGS))
+		goto out;
+	for (p = 0; p < NPROGS; p++)
 		ids[p] = prog_id(fd_of(p));
-	}
 	if (same_netns_pair() || peer_netns_pair(home))
 		goto out;
 	ret = listing ? KSFT_PASS : KSFT_SKIP;
 out:
-	for (p = 0; p < NPROGS; p++)
-		netkit_count__destroy(progs[p]);
+	netkit_counts_free(progs, NPROGS);
 	return ret;
 }
