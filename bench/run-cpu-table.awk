@@ -29,7 +29,8 @@ END {
 				t < base[k] ? "save" : "cost", t < base[k] ? base[k] - t : t - base[k],
 				t < base[k] ? "" : " more"
 		else if (chose[k] == "none")
-			printf "no image for this traffic: base's call behind the key's NOP\n"
+			printf "no image for this traffic: base's call behind the key's NOP (a tree would %s %.2f ns)\n",
+				t < base[k] ? "save" : "cost", t < base[k] ? base[k] - t : t - base[k]
 		else if (choice[k] < base[k])
 			printf "the image saves %.2f ns a call (%.0f%%)\n", base[k] - choice[k],
 				100 * (base[k] - choice[k]) / base[k]

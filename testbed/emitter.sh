@@ -6,7 +6,7 @@
 #                              a UP kernel does (SECONDS each)
 #   emitter.sh bench           ns per call -> build/results/emitter.{csv,png}
 #   emitter.sh report          make run's part: 1, 48, 1024 programs, same
-#                              target and round-robin -> results/run-cpu.txt
+#                              target, round-robin, random -> results/run-cpu.txt
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -66,13 +66,13 @@ report)
 	mkdir -p "$results"
 	runs=${BENCH_CPU_RUNS:-5}
 	step "timing base's call, the kernel's choice and a direct call on this CPU: $runs runs of 1, 48, 1024 programs"
-	timed_runs run-cpu "$runs" -n 1,48,1024 -p same,round-robin
+	timed_runs run-cpu "$runs" -n 1,48,1024 -p same,round-robin,random
 	{
 		head -n 4 "$results/run-cpu-run1.txt" | sed 's/^/  /'
 		say "  base: the call without images (upstream's); kernel's choice: the hook as this"
 		say "  kernel runs it (the image the policy chose, or base's call when it chose off or"
 		say "  none); tree: a tree image; ns per call, medians of $runs runs. same: every call"
-		say "  to one program; round-robin: the N programs in turn."
+		say "  to one program; round-robin: the N programs in turn; random: at random."
 		awk -f "$TOP/bench/run-cpu-table.awk" "$results/run-cpu.csv"
 	} >"$results/run-cpu.txt"
 	awk -v DAT=1 -f "$TOP/bench/run-cpu-table.awk" "$results/run-cpu.csv" >"$results/run-cpu.dat"
