@@ -161,8 +161,8 @@ static int check_delivery(const struct topo *t, const __u64 *base, __u64 want,
 	     topo_name(t), how, (unsigned long long)want,
 	     (unsigned long long)got[0], (unsigned long long)got[1]);
 	TEST_ASSERT(got[0] == want && got[1] == (t->broadcast ? want : 0),
-	      "want %llu and %llu", (unsigned long long)want,
-	      (unsigned long long)(t->broadcast ? want : 0));
+	            "want %llu and %llu", (unsigned long long)want,
+	            (unsigned long long)(t->broadcast ? want : 0));
 	return KSFT_PASS;
 }
 
@@ -283,13 +283,13 @@ static int phase(const struct topo *t, const char *what, size_t len, int err)
 	TEST_ASSERT(sent == PHASE_FRAMES, "could not send");
 	if (err)
 		TEST_ASSERT(b.by_errno - a.by_errno == PHASE_FRAMES &&
-		      b.errors - a.errors == PHASE_FRAMES &&
-		      b.delivered == a.delivered && b.handed == a.handed,
-		      "want every frame dropped with %s, none handed to out0", strerror(err));
+		            b.errors - a.errors == PHASE_FRAMES &&
+		            b.delivered == a.delivered && b.handed == a.handed,
+		            "want every frame dropped with %s, none handed to out0", strerror(err));
 	else
 		TEST_ASSERT(b.delivered - a.delivered == PHASE_FRAMES &&
-		      b.handed - a.handed == PHASE_FRAMES && b.errors == a.errors,
-		      "want every frame delivered, no error");
+		            b.handed - a.handed == PHASE_FRAMES && b.errors == a.errors,
+		            "want every frame delivered, no error");
 	return KSFT_PASS;
 }
 

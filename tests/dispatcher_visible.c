@@ -130,11 +130,11 @@ TEST_CASE(dispatcher_visible_perf_samples, 300)
 	/* Test runs with repeat > 1 go through the dispatcher. */
 	while (waitpid(perf, &status, WNOHANG) == 0) {
 		TEST_ASSERT(!xdp_test_run(prog_fd, frame, sizeof(frame), NULL, 100000, NULL, NULL),
-		      "test run failed");
+		            "test run failed");
 		runs++;
 	}
 	TEST_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "perf record failed (status %#x)", status);
+	            "perf record failed (status %#x)", status);
 	samples = perf_samples_in(data, IMAGE_SYM);
 	diag("%ld test runs of 100000 repeats; perf samples in %s: %ld", runs,
 	     IMAGE_SYM, samples);
@@ -198,6 +198,16 @@ TEST_CASE(dispatcher_visible_image_raw, 0)
 	return KSFT_PASS;
 }
 
+/* Is @line perf annotate's header, naming @sym ("... Disassembly of @sym for ...")? */
+static bool header_names(const char *line, const char *sym)
+{
+	const char *header = strstr(line, "Disassembly of ");
+	size_t len = strlen(sym);
+
+	return header && !strncmp(header + strlen("Disassembly of "), sym, len) &&
+	       header[strlen("Disassembly of ") + len] == ' ';
+}
+
 /* xdp_mark's test runs through the XDP dispatcher for about @ms. */
 static int test_runs_for(int prog_fd, int ms)
 {
@@ -259,7 +269,6 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 	int status, prog_fd, i, stable = 0;
 	struct xdp_mark *skel;
 	bool first_ok = false, named = false;
-	const char *header;
 	pid_t perf;
 	FILE *p;
 
@@ -283,7 +292,7 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 		len = len_again;
 	}
 	TEST_ASSERT(stable >= 3, "the dispatcher image did not settle (last at %#lx, %zu bytes)",
-	      addr, len);
+	            addr, len);
 
 	/*
 	 * The policy may still move to another image, or make a counting one
@@ -330,11 +339,7 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 		char *s;
 		int n;
 
-		/* " Percent |	Source code & Disassembly of bpf_dispatcher_xdp for ..." */
-		header = strstr(line, "Disassembly of ");
-		if (header)
-			named |= !strncmp(header + strlen("Disassembly of "), IMAGE_SYM " ",
-					  strlen(IMAGE_SYM " "));
+		named |= header_names(line, IMAGE_SYM);
 		if (sscanf(line, " %lf : %lx:%n", &pct, &ip, &n) != 2)
 			continue;
 		if (ip < addr || ip >= addr + len) {
@@ -365,7 +370,7 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 	TEST_ASSERT(named, "perf annotate's header does not name " IMAGE_SYM);
 	TEST_ASSERT(first_ok, "perf annotate's first instruction is not at the image's address");
 	TEST_ASSERT(nseen == len && !memcmp(seen, image, len),
-	      "the bytes perf annotate disassembled are not the image's");
+	            "the bytes perf annotate disassembled are not the image's");
 	TEST_ASSERT(in_image > 99.0, "the samples are not on the image's instructions");
 	return KSFT_PASS;
 }
@@ -432,7 +437,6 @@ TEST_CASE(dispatcher_visible_perf_mprog, 180)
 	if (!p)
 		goto out;
 	while (fgets(line, sizeof(line), p)) {
-		const char *header = strstr(line, "Disassembly of ");
 		unsigned long ip;
 		double pct;
 
@@ -440,9 +444,7 @@ TEST_CASE(dispatcher_visible_perf_mprog, 180)
 			snprintf(head[nhead++], sizeof(head[0]), "%.*s",
 				 (int)strcspn(line, "\n"), line);
 
-		if (header)
-			named |= !strncmp(header + strlen("Disassembly of "), MPROG_SYM " ",
-					  strlen(MPROG_SYM " "));
+		named |= header_names(line, MPROG_SYM);
 		/* "    0.00 :   ffffffffa0000748:       endbr64" */
 		if (sscanf(line, " %lf : %lx:", &pct, &ip) == 2)
 			first_ok |= !n++ && ip == addr;

@@ -430,12 +430,12 @@ TEST_CASE(sk_lookup_dispatcher_steer, 180)
 	     NCONN, NDGRAM, (unsigned long long)(a->bss->steered - steered0),
 	     (unsigned long long)(a->bss->lookups - a0), (unsigned long long)(b->bss->lookups - b0));
 	TEST_ASSERT(a->bss->steered - steered0 >= NCONN + NDGRAM,
-	      "the steering program steered %llu lookups, want at least %d",
-	      (unsigned long long)(a->bss->steered - steered0), NCONN + NDGRAM);
+	            "the steering program steered %llu lookups, want at least %d",
+	            (unsigned long long)(a->bss->steered - steered0), NCONN + NDGRAM);
 	/* Every lookup runs both programs of the netns. */
 	TEST_ASSERT(a->bss->lookups - a0 == b->bss->lookups - b0 && b->bss->steered == 0,
-	      "the programs of one netns saw %llu and %llu lookups",
-	      (unsigned long long)(a->bss->lookups - a0), (unsigned long long)(b->bss->lookups - b0));
+	            "the programs of one netns saw %llu and %llu lookups",
+	            (unsigned long long)(a->bss->lookups - a0), (unsigned long long)(b->bss->lookups - b0));
 
 	/* Test runs: the attached program, and one that is not (repeat > 1
 	 * enters it for the run only).
@@ -448,8 +448,8 @@ TEST_CASE(sk_lookup_dispatcher_steer, 180)
 		    steer_runs(steer_fd(c), repeat, tcp, udp))
 			goto out;
 		TEST_ASSERT(a->bss->lookups - runs0 == 3 * repeat,
-		      "test runs with repeat %u ran the program %llu times, want %u", repeat,
-		      (unsigned long long)(a->bss->lookups - runs0), 3 * repeat);
+		            "test runs with repeat %u ran the program %llu times, want %u", repeat,
+		            (unsigned long long)(a->bss->lookups - runs0), 3 * repeat);
 	}
 	diag("test runs with repeat %d and 1: verdicts and sockets right", RUNS);
 	if (expect_set(ids, 2, true, 5000))
@@ -944,8 +944,8 @@ TEST_CASE(sk_lookup_dispatcher_churn, 300)
 		goto out;
 	for (k = 0; k < CHURN_NS; k++)
 		TEST_ASSERT(steer[k]->bss->steered == (__u64)churn_io.sent[k],
-		      "netns %d: %ld datagrams delivered, the steering program steered %llu", k,
-		      churn_io.sent[k], (unsigned long long)steer[k]->bss->steered);
+		            "netns %d: %ld datagrams delivered, the steering program steered %llu", k,
+		            churn_io.sent[k], (unsigned long long)steer[k]->bss->steered);
 	for (i = 0, total = 0; i < CHURN_POOL; i++)
 		total += counts[i];
 	diag("links created %d, updated %d, closed %d, detached %d, detached ones closed %d; datagrams delivered %ld, %ld, %ld, each steered once, and seen %llu times by the churned programs (%.1f s); the set followed",

@@ -264,7 +264,7 @@ static int xdp_and_tc(void)
 	if (dispatcher_images_off())
 		in_xdp = in_tc = !in_xdp && !in_tc;
 	TEST_ASSERT(in_xdp && in_tc, "want the XDP program in bpf_dispatcher_xdp only (%d), the tc one in bpf_dispatcher_tc only (%d)",
-	      in_xdp, in_tc);
+	            in_xdp, in_tc);
 	ret = KSFT_PASS;
 out:
 	if (xlink >= 0)

@@ -44,7 +44,7 @@ static int test_run_marks(uint32_t repeat)
 	TEST_ASSERT(retval == XDP_TX, "retval %u, want XDP_TX (%d)", retval, XDP_TX);
 	TEST_ASSERT(!memcmp(out, want, sizeof(want)), "the packet out is not the marked packet");
 	TEST_ASSERT(skel->bss->runs == repeat, "the program ran %llu times, want %u",
-	      (unsigned long long)skel->bss->runs, repeat);
+	            (unsigned long long)skel->bss->runs, repeat);
 	xdp_mark__destroy(skel);
 	return KSFT_PASS;
 }
