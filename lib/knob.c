@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -105,4 +106,54 @@ void knobs_restore(void)
 		if (write_file(note->path, note->value))
 			diag("%s: putting back %s: %m", note->path, note->value);
 	}
+}
+
+int fault_setup(void)
+{
+	static const char *const knobs[][2] = {
+		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/failslab/verbose", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
+	};
+	unsigned int i;
+
+	if (access("/proc/thread-self/fail-nth", F_OK) ||
+	    access(knobs[0][0], F_OK) || access(knobs[2][0], F_OK))
+		return 1;
+	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+		if (knob_set(knobs[i][0], knobs[i][1]))
+			return -1;
+	return 0;
+}
+
+int fail_nth_arm(int nth)
+{
+	char buf[16];
+	int fd;
+
+	fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	snprintf(buf, sizeof(buf), "%d", nth);
+	if (fd < 0 || write(fd, buf, strlen(buf)) < 0) {
+		diag("fail-nth: %m");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int fail_nth_disarm(int fd)
+{
+	char buf[16] = {};
+	int ret;
+
+	/* what is left of the count says whether a failure was injected */
+	ret = pread(fd, buf, sizeof(buf) - 1, 0) < 0 || write(fd, "0", 1) != 1 ? -1 :
+	      atoi(buf) > 0;
+	if (ret < 0)
+		diag("fail-nth: %m");
+	close(fd);
+	return ret;
 }

@@ -21,4 +21,17 @@ int knob_set(const char *path, const char *value);
 int knobs_init(void);
 void knobs_restore(void);
 
+/*
+ * Fault injection: let failslab and fail_page_alloc fail GFP_KERNEL and
+ * order-0 requests, only where fail-nth says, quietly (knob_set(): until
+ * the test ends). 0; 1 if this kernel has no fail-nth; -1 on error.
+ */
+int fault_setup(void);
+/* Fail this thread's @nth allocation from now: the fd of its fail-nth. */
+int fail_nth_arm(int nth);
+/* Disarm @fd's count: 1 if it was never reached (no failure injected),
+ * 0 if a failure was, -1 on error (with a diag()).
+ */
+int fail_nth_disarm(int fd);
+
 #endif

@@ -8,10 +8,8 @@
  * least one must have succeeded past a failure inside the dispatcher (its
  * "failed" counter rises).
  */
-#include <fcntl.h>
 #include <linux/if_link.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,35 +22,6 @@
 
 #define MAX_NTH 200
 #define FRAMES 50
-
-/* Let failslab and fail_page_alloc fail GFP_KERNEL and order-0 requests,
- * only where fail-nth says, and without printing a stack each time (until
- * the test ends: knob_set()).
- */
-static int setup_fault_attrs(void)
-{
-	static const char *const knobs[][2] = {
-		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
-		{ "/sys/kernel/debug/failslab/verbose", "0" },
-		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
-		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
-		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (knob_set(knobs[i][0], knobs[i][1]))
-			return -1;
-	return 0;
-}
-
-static int fail_nth_fd(void)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/thread-self/fail-nth");
-	return open(path, O_RDWR);
-}
 
 /* The program, attached natively on rx0: test run and real frames. */
 static int runs_right(struct xdp_mark *skel, uint32_t mark)
@@ -74,18 +43,23 @@ static int runs_right(struct xdp_mark *skel, uint32_t mark)
 
 TEST_CASE(dispatcher_fault_injection, 300)
 {
-	int nth, fd, link, failed_attach = 0, survived = 0, ret = KSFT_FAIL;
+	int nth, fd, link, untouched, failed_attach = 0, survived = 0, ret = KSFT_FAIL;
 	struct dispatcher_state st;
 	unsigned long failed_before, failed_after;
-	char buf[32], mode[16];
+	char mode[16];
 
 	if (!dispatcher_present()) {
 		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
 		return KSFT_SKIP;
 	}
-	if (access("/proc/thread-self/fail-nth", F_OK) || setup_fault_attrs()) {
+	switch (fault_setup()) {
+	case 0:
+		break;
+	case 1:
 		diag("no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 		return KSFT_SKIP;
+	default:
+		return KSFT_FAIL;
 	}
 	/*
 	 * Images off and back: the sets start empty and the shape a tree,
@@ -120,23 +94,16 @@ TEST_CASE(dispatcher_fault_injection, 300)
 		 * where fail-nth reaches its allocations.
 		 */
 		usleep(60000);
-		fd = fail_nth_fd();
-		snprintf(buf, sizeof(buf), "%d", nth);
-		if (fd < 0 || write(fd, buf, strlen(buf)) < 0) {
-			diag("fail-nth: %m");
+		fd = fail_nth_arm(nth);
+		if (fd < 0)
 			return KSFT_FAIL;
-		}
 		link = bpf_link_create(bpf_program__fd(skel->progs.xdp_mark), ifindex_of("rx0"),
 				       BPF_XDP, &(struct bpf_link_create_opts){
 						.sz = sizeof(struct bpf_link_create_opts),
 						.flags = XDP_FLAGS_DRV_MODE });
-		/* What is left of the count says whether a failure was injected. */
-		memset(buf, 0, sizeof(buf));
-		if (pread(fd, buf, sizeof(buf) - 1, 0) < 0 || write(fd, "0", 1) != 1) {
-			diag("fail-nth: %m");
+		untouched = fail_nth_disarm(fd);
+		if (untouched < 0)
 			return KSFT_FAIL;
-		}
-		close(fd);
 
 		if (dispatcher_read("xdp", &st))
 			return KSFT_FAIL;
@@ -157,7 +124,7 @@ TEST_CASE(dispatcher_fault_injection, 300)
 			close(link);
 		}
 		xdp_mark__destroy(skel);
-		if (atoi(buf) > 0) {
+		if (untouched) {
 			/* No allocation left to fail: every one was tried. */
 			diag("%d allocations in an attach: %d attaches failed before the dispatcher, %d succeeded past a dispatcher failure",
 			     nth - 1, failed_attach, survived);
