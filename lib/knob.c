@@ -120,8 +120,10 @@ int fault_setup(void)
 	unsigned int i;
 
 	if (access("/proc/thread-self/fail-nth", F_OK) ||
-	    access(knobs[0][0], F_OK) || access(knobs[2][0], F_OK))
+	    access(knobs[0][0], F_OK) || access(knobs[2][0], F_OK)) {
+		diag("no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
 		return 1;
+	}
 	for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
 		if (knob_set(knobs[i][0], knobs[i][1]))
 			return -1;

@@ -24,7 +24,8 @@ void knobs_restore(void);
 /*
  * Fault injection: let failslab and fail_page_alloc fail GFP_KERNEL and
  * order-0 requests, only where fail-nth says, quietly (knob_set(): until
- * the test ends). 0; 1 if this kernel has no fail-nth; -1 on error.
+ * the test ends). 0; 1 (with a diag()) if this kernel has no fail-nth;
+ * -1 on error.
  */
 int fault_setup(void);
 /* Fail this thread's @nth allocation from now: the fd of its fail-nth. */

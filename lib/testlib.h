@@ -138,6 +138,11 @@ int netns_enter(int fd);
 
 /* Names of the virtio-net devices, sorted; returns how many (at most 8). */
 int virtio_net_devs(char names[][16], int max);
+/*
+ * The first two, joined to each other by QEMU, up: 0; 1 (with a diag())
+ * where the guest has no two; -1 on error.
+ */
+int virtio_net_pair(char nics[2][16]);
 
 /* Does /proc/kallsyms hold @sym (exact name)? */
 bool kallsyms_has(const char *sym);

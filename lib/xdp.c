@@ -124,3 +124,15 @@ int virtio_net_devs(char names[][16], int max)
 	qsort(names, n, 16, cmp_names);
 	return n;
 }
+
+int virtio_net_pair(char nics[2][16])
+{
+	char all[8][16];
+
+	if (virtio_net_devs(all, 8) < 2) {
+		diag("needs two virtio-net NICs joined to each other (the testbed guest has them)");
+		return 1;
+	}
+	memcpy(nics, all, 2 * sizeof(all[0]));
+	return link_up(nics[0]) || link_up(nics[1]) ? -1 : 0;
+}

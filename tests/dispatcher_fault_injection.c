@@ -43,7 +43,7 @@ static int runs_right(struct xdp_mark *skel, uint32_t mark)
 
 TEST_CASE(dispatcher_fault_injection, 300)
 {
-	int nth, fd, link, untouched, failed_attach = 0, survived = 0, ret = KSFT_FAIL;
+	int nth, fd, link, untouched, err, failed_attach = 0, survived = 0, ret = KSFT_FAIL;
 	struct dispatcher_state st;
 	unsigned long failed_before, failed_after;
 	char mode[16];
@@ -52,15 +52,9 @@ TEST_CASE(dispatcher_fault_injection, 300)
 		diag("no %s: a kernel without this series' dispatcher", DISPATCHER_DEBUGFS);
 		return KSFT_SKIP;
 	}
-	switch (fault_setup()) {
-	case 0:
-		break;
-	case 1:
-		diag("no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
-		return KSFT_SKIP;
-	default:
-		return KSFT_FAIL;
-	}
+	err = fault_setup();
+	if (err)
+		return err > 0 ? KSFT_SKIP : KSFT_FAIL;
 	/*
 	 * Images off and back: the sets start empty and the shape a tree,
 	 * whatever earlier tests' traffic made the XDP dispatcher choose (a

@@ -136,15 +136,9 @@ TEST_CASE(xdp_mprog_fault_injection, 300)
 {
 	int p, err, ret = KSFT_FAIL;
 
-	switch (fault_setup()) {
-	case 0:
-		break;
-	case 1:
-		diag("no fail-nth, failslab or fail_page_alloc (CONFIG_FAULT_INJECTION_DEBUG_FS)");
-		return KSFT_SKIP;
-	default:
-		return KSFT_FAIL;
-	}
+	err = fault_setup();
+	if (err)
+		return err > 0 ? KSFT_SKIP : KSFT_FAIL;
 	if (enter_netns() || veth_pair("tx0", "rx0"))
 		return KSFT_FAIL;
 	for (p = 0; p < 3; p++) {
