@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Counts test frames and drops them (or passes them, if told to); every
- * other frame passes untouched.
+/* Counts test frames and drops them (or passes them, or sends them back
+ * out of the device they came in by, if told to); every other frame
+ * passes untouched.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -10,6 +11,7 @@
 #include "test_frame.h"
 
 const volatile __u8 pass;	/* let test frames through after counting */
+const volatile __u8 tx;		/* or send them back (XDP_TX) */
 __u64 frames;
 
 static __always_inline int count(struct xdp_md *ctx)
@@ -20,6 +22,8 @@ static __always_inline int count(struct xdp_md *ctx)
 	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(TEST_ETH_P))
 		return XDP_PASS;
 	__sync_fetch_and_add(&frames, 1);
+	if (tx)
+		return XDP_TX;
 	return pass ? XDP_PASS : XDP_DROP;
 }
 

@@ -3,7 +3,8 @@
  * Several XDP programs on one device (BPF_XDP_NATIVE, the driver's hook):
  * frames sent through a veth pair and between the guest's two virtio-net
  * NICs count in every one of 1, 2, 8 and 64 programs; a program that drops
- * them ends the chain, and none after it sees them; a program attached and
+ * them, or sends them back (XDP_TX), ends the chain, none after it sees
+ * them, and the device does what it said; a program attached and
  * detached again and again, frames flowing, loses none for the others.
  * With images on, two programs or more run as one image
  * (bpf_mprog_xdp_native), listed in the XDP dispatcher with a direct jump
@@ -29,8 +30,14 @@
 #define CHURN_FRAMES	2000
 #define IMAGE		"bpf_mprog_xdp_native"
 
-static struct xdp_count *progs[NPROGS + 1];	/* the last one drops */
-static int links[NPROGS + 1];
+/* programs 0 to NPROGS - 1 pass; then these */
+#define DROPPER		NPROGS
+#define TXER		(NPROGS + 1)
+#define ECHO		(NPROGS + 2)	/* on the sender: counts frames sent back */
+#define NLOADED		(NPROGS + 3)
+
+static struct xdp_count *progs[NLOADED];
+static int links[NLOADED];
 static bool images;
 
 static int attach(int p, int ifindex)
@@ -59,11 +66,11 @@ static void detach(int p)
 /* FRAMES frames from @tx: each program of @ps (of @n) counts them all. */
 static int counted(const char *what, const char *tx, const int *ps, int n, int dropped_after)
 {
-	__u64 before[NPROGS + 1];
+	__u64 before[NLOADED];
 	long sent;
 	int i, bad = 0;
 
-	for (i = 0; i <= NPROGS; i++)
+	for (i = 0; i < NLOADED; i++)
 		before[i] = progs[i]->bss->frames;
 	sent = send_frames(tx, FRAMES, 0x7e57, &progs[ps[0]]->bss->frames, WINDOW);
 	wait_counter(&progs[ps[n - 1]]->bss->frames, before[ps[n - 1]] +
@@ -150,6 +157,7 @@ static int scenario(const char *tx, const char *rx)
 {
 	static const int sizes[] = { 1, 2, 8, NPROGS };
 	int ifindex = ifindex_of(rx), ps[NPROGS + 1];
+	__u64 echoed;
 	int s, i, err;
 	char what[64];
 
@@ -178,7 +186,7 @@ static int scenario(const char *tx, const char *rx)
 		return -1;
 
 	/* p0 p1 p2, the dropper, p4 p5 p6: the chain ends at the drop */
-	ps[3] = NPROGS;
+	ps[3] = DROPPER;
 	for (i = 0; i < 7; i++)
 		if (attach(ps[i], ifindex))
 			return -1;
@@ -187,6 +195,30 @@ static int scenario(const char *tx, const char *rx)
 		return -1;
 	for (i = 0; i < 7; i++)
 		detach(ps[i]);
+
+	/* the same with XDP_TX: the frames come back to the sender, once each */
+	ps[3] = TXER;
+	if (attach(ECHO, ifindex_of(tx)))
+		return -1;
+	for (i = 0; i < 7; i++)
+		if (attach(ps[i], ifindex))
+			return -1;
+	snprintf(what, sizeof(what), "%s: 7 programs, the 4th sends back", rx);
+	echoed = progs[ECHO]->bss->frames;
+	if (counted(what, tx, ps, 7, 3))
+		return -1;
+	wait_counter(&progs[ECHO]->bss->frames, echoed + FRAMES, 5000);
+	usleep(200000);
+	echoed = progs[ECHO]->bss->frames - echoed;
+	if (echoed != FRAMES) {
+		diag("%s: %llu frames came back to %s, want %d", what,
+		     (unsigned long long)echoed, tx, FRAMES);
+		return -1;
+	}
+	for (i = 0; i < 7; i++)
+		detach(ps[i]);
+	detach(ECHO);
+	ps[3] = 3;
 
 	for (i = 0; i < 3; i++)
 		if (attach(i, ifindex))
@@ -201,11 +233,12 @@ static int load(void)
 {
 	int i;
 
-	for (i = 0; i <= NPROGS; i++) {
+	for (i = 0; i < NLOADED; i++) {
 		links[i] = -1;
 		progs[i] = xdp_count__open();
 		TEST_ASSERT(progs[i], "opening xdp_count %d failed", i);
-		progs[i]->rodata->pass = i < NPROGS;
+		progs[i]->rodata->pass = i != DROPPER;
+		progs[i]->rodata->tx = i == TXER;
 		TEST_ASSERT(!xdp_count__load(progs[i]), "loading xdp_count %d failed", i);
 	}
 	return 0;
@@ -215,7 +248,7 @@ static void unload(void)
 {
 	int i;
 
-	for (i = 0; i <= NPROGS; i++) {
+	for (i = 0; i < NLOADED; i++) {
 		detach(i);
 		xdp_count__destroy(progs[i]);
 		progs[i] = NULL;
