@@ -43,6 +43,23 @@
  *                                          only the devmap_redirect lines
  *                                          (not in the default run)
  *
+ *   dispatcher_bench chains  (not in the default run)
+ *   xdp_chain_pps.HOW.N frames per second that N XDP programs on one veth
+ *                       (native XDP) run, pktgen sending 64-byte frames
+ *                       from its peer: N - 1 programs return XDP_PASS and
+ *                       the last drops; the veth's ethtool xdp_packets
+ *                       counts them. HOW is how the N share the device:
+ *                       libxdp  Debian's xdp-loader (libxdp's dispatcher
+ *                               program, freplace'd slots: N <= 10)
+ *                       tail    a root program tail-calling the first,
+ *                               each the next (Katran, l3af: the kernel
+ *                               stops a chain at 33 tail calls, N <= 32)
+ *                       mprog   the series' attach (BPF_XDP_NATIVE):
+ *                               one program, the program itself; more, a
+ *                               chain; nothing on a kernel without it
+ *                       run.sh boots with VM_ICOUNT=1 for them: 1e9 / rate
+ *                       is the guest's instructions per frame
+ *
  *   dispatcher_bench scale   (not in the default run; minutes under TCG)
  *                       the set's cost at N = 1000 and 10000 XDP programs,
  *                       each attached by a link in generic mode to a dummy
@@ -64,6 +81,7 @@
  *   scale_image_bytes.N the image in force with N programs (debugfs)
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <linux/if_link.h>
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -85,8 +103,10 @@
 #include "dispatcher_time.skel.h"
 #include "tc_pass.skel.h"
 #include "xdp_count.skel.h"
+#include "xdp_drop.skel.h"
 #include "xdp_pass.skel.h"
 #include "xdp_redirect.skel.h"
+#include "xdp_tail_chain.skel.h"
 
 #define SAMPLES 7
 static const int others[] = { 0, 1, 47, 48, 49, 1024 };
@@ -668,6 +688,196 @@ static int scale(void)
 	return 0;
 }
 
+#define CHAIN_TX	"cb0"
+#define CHAIN_RX	"cb1"
+#define CHAIN_MAX	64
+#define CHAIN_LIBXDP_MAX 10	/* libxdp's dispatcher has 10 slots */
+#define CHAIN_TAIL_MAX	32	/* MAX_TAIL_CALL_CNT is 33, the root's included */
+#define CHAIN_SAMPLES	3
+static const int chain_sizes[] = { 1, 2, 8, 32, 64 };
+
+/*
+ * Frames per second the XDP programs of CHAIN_RX run: after a second of
+ * warm-up, the median of CHAIN_SAMPLES one-second counts. 0 if none ran.
+ */
+static double chain_pps(void)
+{
+	double v[CHAIN_SAMPLES];
+	long long a, b;
+	uint64_t t0, t1;
+	int i;
+
+	usleep(1000000);
+	for (i = 0; i < CHAIN_SAMPLES; i++) {
+		t0 = now_ns();
+		a = xdp_packets(CHAIN_RX);
+		usleep(1000000);
+		b = xdp_packets(CHAIN_RX);
+		t1 = now_ns();
+		if (a < 0 || b < 0)
+			return -1;
+		v[i] = (b - a) * 1e9 / (t1 - t0);
+	}
+	return median(v, CHAIN_SAMPLES);
+}
+
+static int chain_print(const char *how, int n, double pps)
+{
+	if (pps <= 0) {
+		diag("%s, %d programs: no frames ran through them", how, n);
+		return -1;
+	}
+	printf("xdp_chain_pps.%s.%d %.0f\n", how, n, pps);
+	return 0;
+}
+
+/*
+ * BPF_XDP_NATIVE links: N - 1 xdp_pass and xdp_drop, in that order. 1
+ * where the kernel refuses the first (a kernel without the attach).
+ */
+static int chain_mprog(int n)
+{
+	struct bpf_link *links[CHAIN_MAX] = {};
+	struct bpf_program *progs[CHAIN_MAX];
+	struct xdp_pass *pass[CHAIN_MAX] = {};
+	struct xdp_drop *drop = xdp_drop__open_and_load();
+	int ifindex = ifindex_of(CHAIN_RX), i, err = -1;
+
+	for (i = 0; drop && i < n - 1; i++) {
+		pass[i] = xdp_pass__open_and_load();
+		if (!pass[i])
+			goto out;
+		progs[i] = pass[i]->progs.xdp_pass;
+	}
+	if (!drop)
+		goto out;
+	progs[n - 1] = drop->progs.xdp_drop;
+	for (i = 0; i < n; i++) {
+		links[i] = bpf_program__attach_xdp_mprog(progs[i], ifindex, NULL);
+		if (!links[i]) {
+			if (!i) {
+				diag("mprog: the kernel refuses BPF_XDP_NATIVE (%m): no mprog rows");
+				err = 1;
+			}
+			goto out;
+		}
+	}
+	err = chain_print("mprog", n, chain_pps());
+out:
+	if (err < 0)
+		diag("mprog, %d programs: loading or attaching failed: %m", n);
+	for (i = 0; i < n; i++) {
+		bpf_link__destroy(links[i]);
+		xdp_pass__destroy(pass[i]);
+	}
+	xdp_drop__destroy(drop);
+	return err;
+}
+
+/* xdp-loader, as an operator runs it: the passers, then the dropper after them. */
+static int chain_libxdp(int n)
+{
+	const char *build = getenv("BUILD");
+	char cmd[4096];
+	int i, len, err;
+
+	if (!build)
+		return -1;
+	len = snprintf(cmd, sizeof(cmd), "xdp-loader load -m native -P 10 %s", CHAIN_RX);
+	for (i = 0; i < n - 1; i++)
+		len += snprintf(cmd + len, sizeof(cmd) - len, " %s/progs/xdp_pass.bpf.o", build);
+	if ((n > 1 && run_cmd("%s >/dev/null", cmd)) ||
+	    run_cmd("xdp-loader load -m native -P 20 %s %s/progs/xdp_drop.bpf.o >/dev/null",
+		    CHAIN_RX, build))
+		err = -1;
+	else
+		err = 0;
+	if (!err)
+		err = chain_print("libxdp", n, chain_pps());
+	run_cmd("xdp-loader unload --all %s >/dev/null", CHAIN_RX);
+	return err;
+}
+
+/* Load a root tail-calling the first of n members, each the next; the last drops. */
+static int chain_tail_load(struct xdp_tail_chain *root, struct xdp_tail_chain **m, int n)
+{
+	int chain, i, fd;
+
+	bpf_program__set_autoload(root->progs.xdp_tail_member, false);
+	if (xdp_tail_chain__load(root))
+		return -1;
+	chain = bpf_map__fd(root->maps.chain);
+	for (i = 0; i < n; i++) {
+		m[i] = xdp_tail_chain__open();
+		if (!m[i])
+			return -1;
+		m[i]->rodata->next = i + 1;
+		bpf_program__set_autoload(m[i]->progs.xdp_tail_root, false);
+		if (bpf_map__reuse_fd(m[i]->maps.chain, chain) || xdp_tail_chain__load(m[i]))
+			return -1;
+		fd = bpf_program__fd(m[i]->progs.xdp_tail_member);
+		if (bpf_map_update_elem(chain, &i, &fd, BPF_ANY))
+			return -1;
+	}
+	return 0;
+}
+
+static int chain_tail(int n)
+{
+	struct xdp_tail_chain *root = xdp_tail_chain__open(), *m[CHAIN_MAX] = {};
+	int link = -1, i, err = -1;
+
+	if (root && !chain_tail_load(root, m, n))
+		link = xdp_link(bpf_program__fd(root->progs.xdp_tail_root), ifindex_of(CHAIN_RX),
+				XDP_FLAGS_DRV_MODE);
+	if (link >= 0) {
+		err = chain_print("tail", n, chain_pps());
+		close(link);
+	} else {
+		diag("tail, %d programs: loading or attaching failed: %m", n);
+	}
+	for (i = 0; i < n; i++)
+		xdp_tail_chain__destroy(m[i]);
+	xdp_tail_chain__destroy(root);
+	return err;
+}
+
+/* N XDP programs on one device, each way the kernel allows. */
+static int chains(void)
+{
+	char mac[32] = "";
+	unsigned int s;
+	bool mprog = true;
+	int pg, err = 0;
+	FILE *f;
+
+	if (veth_pair(CHAIN_TX, CHAIN_RX))
+		return 1;
+	f = fopen("/sys/class/net/" CHAIN_RX "/address", "r");
+	if (!f || !fgets(mac, sizeof(mac), f))
+		return 1;
+	fclose(f);
+	mac[strcspn(mac, "\n")] = 0;
+	pg = pktgen_start(CHAIN_TX, mac);
+	if (pg < 0)
+		return 1;
+	for (s = 0; s < sizeof(chain_sizes) / sizeof(chain_sizes[0]) && !err; s++) {
+		int n = chain_sizes[s], r;
+
+		if (n <= CHAIN_LIBXDP_MAX)
+			err |= chain_libxdp(n);
+		if (n <= CHAIN_TAIL_MAX)
+			err |= chain_tail(n);
+		if (mprog) {
+			r = chain_mprog(n);
+			mprog = r == 0;
+			err |= r < 0;
+		}
+	}
+	pktgen_stop(pg);
+	return err ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -679,8 +889,10 @@ int main(int argc, char **argv)
 		return perf();
 	if (!strcmp(mode, "scale"))
 		return scale();
+	if (!strcmp(mode, "chains"))
+		return chains();
 	if (*mode) {
-		fprintf(stderr, "usage: dispatcher_bench [xdp-perf|redirect|scale]\n");
+		fprintf(stderr, "usage: dispatcher_bench [xdp-perf|redirect|scale|chains]\n");
 		return 2;
 	}
 	return updates() || perf() || hooks();

@@ -17,11 +17,15 @@ run() {	# run NAME KERNEL APPEND I: the I-th run on a kernel, into bench-NAME.I.
 	step "benchmark on the $1 kernel (run $4 of $runs)"
 	KERNEL=$2 VM_APPEND=$3 CMD="$bench >$out.tmp" VM_TIMEOUT=1800 \
 		"$TOP/testbed/vm.sh" >/dev/null || die "the benchmark failed on the $1 kernel"
-	# The redirect rows count instructions (QEMU -icount): wall-clock TCG
-	# time moved by 25% with where the linker put devmap.c, not with the code.
-	KERNEL=$2 VM_APPEND=$3 VM_ICOUNT=1 CMD="$bench redirect >>$out.tmp" \
+	# The redirect and chain rows count instructions (QEMU -icount):
+	# wall-clock TCG time moved by 25% with where the linker put devmap.c,
+	# not with the code, and TCG makes a return (a lookup of the code to go
+	# back to) far dearer than a jump, which no CPU does: it ranked tail
+	# calls above direct calls.
+	KERNEL=$2 VM_APPEND=$3 VM_ICOUNT=1 \
+		CMD="$bench redirect >>$out.tmp && $bench chains >>$out.tmp" \
 		VM_TIMEOUT=1800 "$TOP/testbed/vm.sh" >/dev/null ||
-		die "the redirect benchmark failed on the $1 kernel"
+		die "the redirect or chains benchmark failed on the $1 kernel"
 	mv "$out.tmp" "$out"
 }
 rm -f "$results"/bench-*.txt
@@ -45,6 +49,8 @@ gain() {
 	*) awk -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }' ;;
 	esac
 }
+# A over B, to two places, or - where either is missing.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 {
 	echo "Dispatcher benchmarks, $(date -u +%F), QEMU TCG (emulated: compare ratios only)"
@@ -78,4 +84,25 @@ gain() {
 	echo "netkit_frames_per_s: frames a second through a netkit pair, its primary's program counting"
 	echo "devmap_redirect_ns.M: per frame, live-frames test run redirecting through devmap M to veths,"
 	echo "  booted with QEMU -icount shift=0: one ns is one guest instruction"
+	echo
+	echo "XDP frames per second through N programs on one veth (native XDP), pktgen sending"
+	echo "64-byte frames from its peer; N - 1 programs pass, the last drops (dispatcher_bench"
+	echo "chains); booted with QEMU -icount shift=0: 1e9 / rate is the guest's instructions a frame"
+	printf '%4s %11s %11s %11s %11s %11s %11s %9s %9s\n' "" "upstream" "upstream" \
+		"patched" "patched" "patched" "disp=off" "mprog/" "mprog/"
+	printf '%4s %11s %11s %11s %11s %11s %11s %9s %9s\n' N libxdp tail libxdp tail \
+		mprog mprog "libxdp" "tail"
+	for n in 1 2 8 32 64; do
+		ul=$(val upstream "xdp_chain_pps.libxdp.$n"); ut=$(val upstream "xdp_chain_pps.tail.$n")
+		pl=$(val patched "xdp_chain_pps.libxdp.$n"); pt=$(val patched "xdp_chain_pps.tail.$n")
+		pm=$(val patched "xdp_chain_pps.mprog.$n"); om=$(val off "xdp_chain_pps.mprog.$n")
+		printf '%4s %11s %11s %11s %11s %11s %11s %9s %9s\n' "$n" "${ul:--}" "${ut:--}" \
+			"${pl:--}" "${pt:--}" "${pm:--}" "${om:--}" \
+			"$(ratio "$pm" "$ul")" "$(ratio "$pm" "$ut")"
+	done
+	echo "libxdp: Debian's xdp-loader, libxdp's dispatcher program and its freplace'd slots"
+	echo "  (10 at most); tail: a root program tail-calling the first, each the next (Katran,"
+	echo "  l3af; the kernel stops a chain at 33 tail calls); mprog: the series' BPF_XDP_NATIVE"
+	echo "  attach, one program or a chain (an image with images on, a loop with them off);"
+	echo "  mprog/X: patched mprog's rate over upstream X's"
 } | tee "$results/dispatcher.txt"

@@ -51,6 +51,17 @@ int frames_counted(const char *what, const char *dev, long frames, unsigned int 
 		   volatile __u64 *const *counters, const char *const *names, int n,
 		   unsigned int mask);
 
+/*
+ * pktgen (its thread kpktgend_0) sending 64-byte UDP frames out of @dev
+ * to @dst_mac, as fast as it can, until pktgen_stop(): returns the pid of
+ * the process that runs it, or -1.
+ */
+int pktgen_start(const char *dev, const char *dst_mac);
+void pktgen_stop(int pid);
+
+/* Frames the XDP programs of @dev have run on (ethtool's *xdp_packets), or -1. */
+long long xdp_packets(const char *dev);
+
 /* Wait up to @ms for *@counter to reach @want; returns its final value. */
 __u64 wait_counter(volatile __u64 *counter, uint64_t want, int ms);
 

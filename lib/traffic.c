@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Real traffic for the tests: raw Ethernet frames through AF_PACKET. */
+/* Real traffic for the tests and benchmarks: raw Ethernet frames through
+ * AF_PACKET, and pktgen's.
+ */
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
@@ -7,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,4 +109,75 @@ int frames_counted(const char *what, const char *dev, long frames, unsigned int 
 	if (sent != frames)
 		diag("%s: %ld of %ld frames sent out of %s", what, sent, frames, dev);
 	return wrong || sent != frames ? -1 : 0;
+}
+
+#define PKTGEN "/proc/net/pktgen/"
+
+/* One command to a pktgen file: pktgen takes its last byte for a newline. */
+static int pktgen_write(const char *file, const char *line)
+{
+	FILE *f = fopen(file, "w");
+	int err;
+
+	if (!f) {
+		diag("%s: %m", file);
+		return -1;
+	}
+	err = fprintf(f, "%s\n", line) < 0;
+	err |= fclose(f) != 0;
+	if (err)
+		diag("%s: writing '%s' failed: %m", file, line);
+	return err ? -1 : 0;
+}
+
+int pktgen_start(const char *dev, const char *dst_mac)
+{
+	char file[64], line[64];
+	int pid;
+
+	snprintf(file, sizeof(file), PKTGEN "%s", dev);
+	snprintf(line, sizeof(line), "add_device %s", dev);
+	if (pktgen_write(PKTGEN "kpktgend_0", "rem_device_all") ||
+	    pktgen_write(PKTGEN "kpktgend_0", line))
+		return -1;
+	snprintf(line, sizeof(line), "dst_mac %s", dst_mac);
+	if (pktgen_write(file, "count 0") || pktgen_write(file, "pkt_size 64") ||
+	    pktgen_write(file, "dst 198.18.0.2") || pktgen_write(file, line))
+		return -1;
+	/* "start" returns only when pktgen stops: a process of its own */
+	pid = fork();
+	if (!pid)
+		_exit(pktgen_write(PKTGEN "pgctrl", "start") ? 1 : 0);
+	if (pid < 0)
+		diag("fork: %m");
+	return pid;
+}
+
+void pktgen_stop(int pid)
+{
+	pktgen_write(PKTGEN "pgctrl", "stop");
+	waitpid(pid, NULL, 0);
+	pktgen_write(PKTGEN "kpktgend_0", "rem_device_all");
+}
+
+long long xdp_packets(const char *dev)
+{
+	char cmd[64], line[256];
+	long long sum = 0, v;
+	bool found = false;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "ethtool -S %s 2>&1", dev);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " rx_queue_%*u_xdp_packets: %lld", &v) == 1) {
+			sum += v;
+			found = true;
+		}
+	pclose(f);
+	if (!found)
+		diag("ethtool -S %s: no rx_queue_N_xdp_packets", dev);
+	return found ? sum : -1;
 }
