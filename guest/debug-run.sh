@@ -9,7 +9,8 @@ echo clear >$KMEMLEAK
 	-t dispatcher_fault_injection -t dispatcher_policy \
 	-t 'xdp_test_run_*' -t 'tc_dispatcher_*' -t 'devmap_redirect_*' -t 'sk_lookup_dispatcher_*' \
 	-t netkit_dispatcher -t mprog_images -t flow_dissector_dispatcher -t dispatcher_mode \
-	-t dispatcher_calls_in_place -t 'xdp_mprog_counts_*' -t xdp_mprog_fault_injection
+	-t dispatcher_calls_in_place -t 'xdp_mprog_counts_*' -t xdp_mprog_fault_injection \
+	-t 'xsk_redirect_*'
 rc=$?
 # Freed objects wait for RCU and the image trim (a second): let them go.
 sleep 5
