@@ -29,6 +29,13 @@
  *                       frames leaving through ndo_xdp_xmit; run.sh boots
  *                       with VM_ICOUNT=1 for them, so a ns is an instruction
  *
+ *   xsk_redirect_ns     the same through an XSKMAP to an AF_XDP socket bound
+ *                       to the frames' queue in copy mode (1,024 frames a
+ *                       call, the socket's ring emptied between calls)
+ *   xsk_rx_per_s        frames per second that socket takes of pktgen's
+ *                       traffic into a veth, this process emptying its ring
+ *                       (with VM_ICOUNT=1: guest instructions set the pace)
+ *
  *   flow_dissector_perf_ns  ns per run of a flow dissector program (it
  *                       counts, and hands the packet back to the kernel's
  *                       dissector) under BPF_PROG_TEST_RUN
@@ -107,8 +114,10 @@
 #include "xdp_pass.skel.h"
 #include "xdp_redirect.skel.h"
 #include "xdp_tail_chain.skel.h"
+#include "xsk_redirect.skel.h"
 
 #define SAMPLES 7
+#define RATE_SAMPLES 3	/* one-second counts of a rate */
 static const int others[] = { 0, 1, 47, 48, 49, 1024 };
 #define MAX_OTHERS 1024
 #define FRESH 202	/* two sets of 101 */
@@ -388,6 +397,106 @@ static int updates(void)
 	return 0;
 }
 
+/*
+ * Live frames of rdt0's queue 0 redirected through an XSKMAP to an AF_XDP
+ * socket bound there in copy mode: the kernel's ns per frame, median of
+ * SAMPLES calls of XSK_REPEAT frames, the socket's ring emptied between
+ * calls. -1 if a frame went missing.
+ */
+#define XSK_REPEAT 1024
+static double xsk_redirect_ns(void)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+	struct xsk_redirect *skel = xsk_redirect__open_and_load();
+	int ifindex = ifindex_of("rdt0"), fd, i, err;
+	double v[SAMPLES], ret = -1;
+	struct xsk_rx *x = NULL;
+	long got, wrong = 0;
+	uint32_t ns;
+
+	if (!skel)
+		return -1;
+	x = xsk_rx_open("rdt0", 0, false, &err);
+	if (!x)
+		goto out;
+	fd = xsk_rx_fd(x);
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 }, &fd, BPF_ANY))
+		goto out;
+	test_frame(frame, 0, 0);
+	for (i = 0; i < SAMPLES; i++) {
+		if (xdp_test_run_live_rxq(bpf_program__fd(skel->progs.xsk_redirect), frame,
+					  sizeof(frame), XSK_REPEAT, ifindex, 0, &ns))
+			goto out;
+		got = xsk_rx_wait(x, 0, XSK_REPEAT, 5000, &wrong);
+		if (got != XSK_REPEAT || wrong) {
+			fprintf(stderr, "xsk redirect: %ld of %d frames arrived\n", got, XSK_REPEAT);
+			goto out;
+		}
+		v[i] = ns;
+	}
+	ret = median(v, SAMPLES);
+out:
+	xsk_rx_close(x);
+	xsk_redirect__destroy(skel);
+	return ret;
+}
+
+/*
+ * Frames per second an AF_XDP socket bound to xk1's queue 0 in copy mode
+ * takes from pktgen's traffic into xk1, redirected as libxdp's default
+ * program does, this process emptying its ring: after a second of
+ * warm-up, the median of RATE_SAMPLES one-second counts.
+ */
+static double xsk_rx_per_s(void)
+{
+	struct xsk_redirect *skel = xsk_redirect__open_and_load();
+	double v[RATE_SAMPLES], ret = -1;
+	int link = -1, pg = -1, fd, err, i;
+	struct xsk_rx *x = NULL;
+	char mac[32] = "";
+	long wrong = 0, n;
+	uint64_t t0, end;
+	FILE *f;
+
+	if (!skel || veth_pair("xk0", "xk1"))
+		goto out;
+	skel->data->any_frame = 1;
+	f = fopen("/sys/class/net/xk1/address", "r");
+	if (!f || !fgets(mac, sizeof(mac), f))
+		goto out;
+	fclose(f);
+	mac[strcspn(mac, "\n")] = 0;
+	link = xdp_link(bpf_program__fd(skel->progs.xsk_redirect), ifindex_of("xk1"),
+			XDP_FLAGS_DRV_MODE);
+	x = xsk_rx_open("xk1", 0, false, &err);
+	if (link < 0 || !x)
+		goto out;
+	fd = xsk_rx_fd(x);
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 }, &fd, BPF_ANY))
+		goto out;
+	pg = pktgen_start("xk0", mac);
+	if (pg < 0)
+		goto out;
+	for (i = -1; i < RATE_SAMPLES; i++) {
+		t0 = now_ns();
+		end = t0 + 1000000000ull;
+		n = 0;
+		while (now_ns() < end)
+			n += xsk_rx_take(x, 0, &wrong);
+		if (i >= 0)
+			v[i] = n * 1e9 / (now_ns() - t0);
+	}
+	ret = median(v, RATE_SAMPLES);
+out:
+	if (pg >= 0)
+		pktgen_stop(pg);
+	if (link >= 0)
+		close(link);
+	xsk_rx_close(x);
+	xsk_redirect__destroy(skel);
+	return ret;
+}
+
 static int redirect(void)
 {
 	if (veth_pair("rdt0", "rdp0") || veth_pair("rdt1", "rdp1"))
@@ -395,6 +504,8 @@ static int redirect(void)
 	printf("devmap_redirect_ns.array %.1f\n", devmap_redirect_ns(false, false));
 	printf("devmap_redirect_ns.hash %.1f\n", devmap_redirect_ns(true, false));
 	printf("devmap_redirect_ns.broadcast %.1f\n", devmap_redirect_ns(false, true));
+	printf("xsk_redirect_ns %.1f\n", xsk_redirect_ns());
+	printf("xsk_rx_per_s %.0f\n", xsk_rx_per_s());
 	return 0;
 }
 
@@ -693,22 +804,21 @@ static int scale(void)
 #define CHAIN_MAX	64
 #define CHAIN_LIBXDP_MAX 10	/* libxdp's dispatcher has 10 slots */
 #define CHAIN_TAIL_MAX	32	/* MAX_TAIL_CALL_CNT is 33, the root's included */
-#define CHAIN_SAMPLES	3
 static const int chain_sizes[] = { 1, 2, 8, 32, 64 };
 
 /*
  * Frames per second the XDP programs of CHAIN_RX run: after a second of
- * warm-up, the median of CHAIN_SAMPLES one-second counts. 0 if none ran.
+ * warm-up, the median of RATE_SAMPLES one-second counts. 0 if none ran.
  */
 static double chain_pps(void)
 {
-	double v[CHAIN_SAMPLES];
+	double v[RATE_SAMPLES];
 	long long a, b;
 	uint64_t t0, t1;
 	int i;
 
 	usleep(1000000);
-	for (i = 0; i < CHAIN_SAMPLES; i++) {
+	for (i = 0; i < RATE_SAMPLES; i++) {
 		t0 = now_ns();
 		a = xdp_packets(CHAIN_RX);
 		usleep(1000000);
@@ -718,7 +828,7 @@ static double chain_pps(void)
 			return -1;
 		v[i] = (b - a) * 1e9 / (t1 - t0);
 	}
-	return median(v, CHAIN_SAMPLES);
+	return median(v, RATE_SAMPLES);
 }
 
 static int chain_print(const char *how, int n, double pps)

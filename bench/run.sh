@@ -62,7 +62,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 		 parallel_calls_per_s.4 alternating_images_per_s.2 alternating_images_per_s.8 \
 		 alternating_images_per_s.64 alternating_runs_per_s.2 alternating_runs_per_s.8 \
 		 alternating_runs_per_s.64 devmap_redirect_ns.array \
-		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
+		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xsk_redirect_ns xsk_rx_per_s xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
 		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024 \
 		 tc_perf_ns.0 tc_perf_ns.1 tc_perf_ns.48 tc_perf_ns.49 tc_perf_ns.1024 \
 		 flow_dissector_perf_ns sk_lookup_perf_ns sk_lookup_udp_per_s netkit_frames_per_s; do
@@ -84,6 +84,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 	echo "netkit_frames_per_s: frames a second through a netkit pair, its primary's program counting"
 	echo "devmap_redirect_ns.M: per frame, live-frames test run redirecting through devmap M to veths,"
 	echo "  booted with QEMU -icount shift=0: one ns is one guest instruction"
+	echo "xsk_redirect_ns: the same through an XSKMAP to an AF_XDP socket of the frames' queue (copy mode)"
+	echo "xsk_rx_per_s: frames a second that socket takes of pktgen's traffic into a veth (-icount too)"
 	echo
 	echo "XDP frames per second through N programs on one veth (native XDP), pktgen sending"
 	echo "64-byte frames from its peer; N - 1 programs pass, the last drops (dispatcher_bench"

@@ -8,14 +8,23 @@ TREE ?= ../build/linux
 SKEL ?= ../build/progs
 LIB := ../lib
 
+# The tree's AF_XDP socket helpers (the selftests' xsk.c and xsk.h), last
+# in the search path: xsk.c alone is built on the tree's tools headers.
+XSK_DIR := $(TREE)/tools/testing/selftests/bpf
 CFLAGS := -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(SKEL) -I$(LIB) -I../progs \
-	-I$(LIBBPF)/include -I$(UAPI) -DTOOLS_FILTER_H='"$(TREE)/tools/include/linux/filter.h"'
+	-I$(LIBBPF)/include -I$(UAPI) -DTOOLS_FILTER_H='"$(TREE)/tools/include/linux/filter.h"' \
+	-idirafter $(XSK_DIR)
+XSK_OBJ := $(OUT)/xsk.o
 LDLIBS := $(LIBBPF)/lib/libbpf.a -lelf -lz
 LIBSRCS := $(wildcard $(LIB)/*.c)
 LIBHDRS := $(wildcard $(LIB)/*.h) $(wildcard $(SKEL)/*.skel.h)
 
 $(OUT):
 	mkdir -p $@
+
+$(XSK_OBJ): $(XSK_DIR)/xsk.c $(XSK_DIR)/xsk.h $(LIBBPF)/lib/libbpf.a | $(OUT)
+	gcc -D_GNU_SOURCE -O2 -g -I$(XSK_DIR) -I$(TREE)/tools/include -I$(LIBBPF)/include \
+		-I$(UAPI) -c $< -o $@
 
 # Made by the top Makefile's libbpf target (testbed/libbpf.sh).
 $(LIBBPF)/lib/libbpf.a $(UAPI)/linux/bpf.h:

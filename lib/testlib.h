@@ -98,6 +98,9 @@ int xdp_test_run(int prog_fd, const void *in, uint32_t len, void *out,
  */
 int xdp_test_run_live(int prog_fd, const void *in, uint32_t len,
 		      uint32_t repeat, uint32_t *duration_ns);
+/* The same as if received on queue @queue of device @ifindex. */
+int xdp_test_run_live_rxq(int prog_fd, const void *in, uint32_t len, uint32_t repeat,
+			  int ifindex, uint32_t queue, uint32_t *duration_ns);
 
 /* tcx: a link on @ifindex's ingress or egress; its fd, or -1. */
 int tcx_link(int prog_fd, int ifindex, bool ingress);
@@ -154,6 +157,21 @@ int virtio_net_devs(char names[][16], int max);
  * where the guest has no two; -1 on error.
  */
 int virtio_net_pair(char nics[2][16]);
+
+/*
+ * An AF_XDP socket bound to queue @queue of @ifname, in copy mode or
+ * zero-copy, its fill ring stocked; NULL with -errno in *@err (-EOPNOTSUPP:
+ * the driver has no zero-copy). xsk_rx_take() takes what it received
+ * (counting in *@wrong the frames that are not @tag's test frames) and
+ * gives the buffers back; xsk_rx_wait() does so until @want arrived or
+ * @ms passed. Both return the frames taken, or -1.
+ */
+struct xsk_rx;
+struct xsk_rx *xsk_rx_open(const char *ifname, __u32 queue, bool zero_copy, int *err);
+long xsk_rx_take(struct xsk_rx *x, uint32_t tag, long *wrong);
+long xsk_rx_wait(struct xsk_rx *x, uint32_t tag, long want, int ms, long *wrong);
+int xsk_rx_fd(const struct xsk_rx *x);
+void xsk_rx_close(struct xsk_rx *x);
 
 /* Does /proc/kallsyms hold @sym (exact name)? */
 bool kallsyms_has(const char *sym);

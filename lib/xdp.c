@@ -81,9 +81,22 @@ int xdp_test_run(int prog_fd, const void *in, uint32_t len, void *out,
 int xdp_test_run_live(int prog_fd, const void *in, uint32_t len,
 		      uint32_t repeat, uint32_t *duration_ns)
 {
+	return xdp_test_run_live_rxq(prog_fd, in, len, repeat, 0, 0, duration_ns);
+}
+
+int xdp_test_run_live_rxq(int prog_fd, const void *in, uint32_t len, uint32_t repeat,
+			  int ifindex, uint32_t queue, uint32_t *duration_ns)
+{
+	struct xdp_md ctx = {
+		.data_end = len,
+		.ingress_ifindex = ifindex,
+		.rx_queue_index = queue,
+	};
 	LIBBPF_OPTS(bpf_test_run_opts, opts,
 		.data_in = in,
 		.data_size_in = len,
+		.ctx_in = ifindex ? &ctx : NULL,
+		.ctx_size_in = ifindex ? sizeof(ctx) : 0,
 		.repeat = repeat,
 		.flags = BPF_F_TEST_XDP_LIVE_FRAMES,
 	);
