@@ -53,10 +53,10 @@ int frames_counted(const char *what, const char *dev, long frames, unsigned int 
 
 /*
  * pktgen (its thread kpktgend_0) sending 64-byte UDP frames out of @dev
- * to @dst_mac, as fast as it can, until pktgen_stop(): returns the pid of
- * the process that runs it, or -1.
+ * to the MAC address of device @dst, as fast as it can, until
+ * pktgen_stop(): returns the pid of the process that runs it, or -1.
  */
-int pktgen_start(const char *dev, const char *dst_mac);
+int pktgen_start(const char *dev, const char *dst);
 void pktgen_stop(int pid);
 
 /* Frames the XDP programs of @dev have run on (ethtool's *xdp_packets), or -1. */

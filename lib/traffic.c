@@ -130,17 +130,29 @@ static int pktgen_write(const char *file, const char *line)
 	return err ? -1 : 0;
 }
 
-int pktgen_start(const char *dev, const char *dst_mac)
+int pktgen_start(const char *dev, const char *dst)
 {
-	char file[64], line[64];
+	char file[64], line[64], mac[32] = "";
 	int pid;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/sys/class/net/%s/address", dst);
+	f = fopen(file, "r");
+	if (!f || !fgets(mac, sizeof(mac), f)) {
+		diag("%s: no MAC address", dst);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	mac[strcspn(mac, "\n")] = 0;
 
 	snprintf(file, sizeof(file), PKTGEN "%s", dev);
 	snprintf(line, sizeof(line), "add_device %s", dev);
 	if (pktgen_write(PKTGEN "kpktgend_0", "rem_device_all") ||
 	    pktgen_write(PKTGEN "kpktgend_0", line))
 		return -1;
-	snprintf(line, sizeof(line), "dst_mac %s", dst_mac);
+	snprintf(line, sizeof(line), "dst_mac %s", mac);
 	if (pktgen_write(file, "count 0") || pktgen_write(file, "pkt_size 64") ||
 	    pktgen_write(file, "dst 198.18.0.2") || pktgen_write(file, line))
 		return -1;
