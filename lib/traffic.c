@@ -8,6 +8,7 @@
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -132,20 +133,24 @@ static int pktgen_write(const char *file, const char *line)
 
 int pktgen_start(const char *dev, const char *dst)
 {
-	char file[64], line[64], mac[32] = "";
-	int pid;
-	FILE *f;
+	char file[64], line[64], mac[32];
+	struct ifreq ifr = {};
+	unsigned char *a;
+	int pid, fd;
 
-	snprintf(file, sizeof(file), "/sys/class/net/%s/address", dst);
-	f = fopen(file, "r");
-	if (!f || !fgets(mac, sizeof(mac), f)) {
-		diag("%s: no MAC address", dst);
-		if (f)
-			fclose(f);
+	/* from the device itself: sysfs shows the netns it was mounted in */
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dst);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		diag("%s: no MAC address: %m", dst);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	fclose(f);
-	mac[strcspn(mac, "\n")] = 0;
+	close(fd);
+	a = (unsigned char *)ifr.ifr_hwaddr.sa_data;
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3], a[4],
+		 a[5]);
 
 	snprintf(file, sizeof(file), PKTGEN "%s", dev);
 	snprintf(line, sizeof(line), "add_device %s", dev);

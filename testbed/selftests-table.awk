@@ -1,6 +1,10 @@
-# make selftests: test_progs' logs, one per kernel, into one table.
-#   awk -f selftests-table.awk -v kernels="upstream patched ..." LOG...
-# (the logs in the order of kernels). A row per test and subtest: OK,
+# make selftests: test_progs' logs, one per kernel, and test_xsk.sh's,
+# into one table.
+#   awk -f selftests-table.awk -v kernels="upstream patched ..." LOG... XSKLOG...
+# (each kind of log in the order of kernels). A row per test and subtest,
+# and per xskxceiver test (named by its run, softirq or busy-poll, and its
+# number, which is the same on every kernel: a skipped one prints no
+# name): OK,
 # SKIP, FAIL, or "-" where the kernel's run never reported it. Exits 1
 # when a test fails or is missing on a patched kernel and did not fail on
 # upstream (a test of the series that skips on upstream counts too), or
@@ -17,8 +21,29 @@ FNR == 1 {
 	for (k = 1; k < ARGC; k++)
 		if (ARGV[k] == FILENAME)
 			break
+	xsk = k > nk
+	if (xsk)
+		k -= nk
 	in_summary = 0
+	xsk_run = 0
 }
+# test_xsk.sh: xskxceiver's TAP output, a "1..N" plan per run
+xsk && /^1\.\.[0-9]+$/ { xsk_run++ }
+xsk && match($0, /^(not )?ok [0-9]+ /) {
+	num = $0
+	sub(/^(not )?ok /, "", num)
+	sub(/ .*/, "", num)
+	res = /^not ok/ ? "FAIL" : / # SKIP / ? "SKIP" : "OK"
+	name = sprintf("test_xsk.sh %s #%02d", xsk_run == 1 ? "softirq" : "busy-poll", num)
+	rest = $0
+	sub(/^(not )?ok [0-9]+ ((PASS|FAIL): )?/, "", rest)
+	if (!(name in label) || res != "SKIP")
+		label[name] = rest
+	add(name, res)
+	xsk_seen[k] = 1
+	next
+}
+xsk { next }
 /^All error logs:/ { in_summary = 1 }
 /^guest-failed/ { guest_failed[k] = 1 }
 /^Summary:/ { summary[k] = $0 }
@@ -28,8 +53,9 @@ FNR == 1 {
 	sub(/ \(SKIP: [0-9]+\/[0-9]+\)$/, "", rest)
 	if (!match(rest, /:(OK|SKIP|FAIL)$/))
 		next
-	name = substr(rest, 1, RSTART - 1)
-	res = substr(rest, RSTART + 1)
+	add(substr(rest, 1, RSTART - 1), substr(rest, RSTART + 1))
+}
+function add(name, res) {
 	if (!(name in seen)) {
 		seen[name] = 1
 		order[n++] = name
@@ -41,7 +67,7 @@ END {
 	for (i = 0; i < n; i++)
 		if (length(order[i]) > w)
 			w = length(order[i])
-	printf "# test_progs (SELFTESTS=%s): OK, SKIP, FAIL, or - (not reported)\n", selection
+	printf "# test_progs (SELFTESTS=%s) and test_xsk.sh: OK, SKIP, FAIL, or - (not reported)\n", selection
 	printf "%-*s", w, "test/subtest"
 	for (j = 1; j <= nk; j++)
 		printf "  %-11s", kname[j]
@@ -65,7 +91,7 @@ END {
 				bad[++nbad] = sprintf("%s: %s on %s%s", name, r, kname[j], u)
 			}
 		}
-		printf "\n"
+		printf "%s\n", name in label ? "  " label[name] : ""
 	}
 	printf "\n"
 	for (j = 1; j <= nk; j++) {
@@ -73,6 +99,8 @@ END {
 			guest_failed[j] ? "; the guest did not end cleanly" : ""
 		if (guest_failed[j] || !summary[j])
 			bad[++nbad] = sprintf("the %s run did not finish cleanly", kname[j])
+		if (ARGC - 1 > nk && !xsk_seen[j])
+			bad[++nbad] = sprintf("test_xsk.sh reported no test on %s", kname[j])
 	}
 	if (nbad) {
 		printf "\nFAILED: %d\n", nbad

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make selftests: the kernel's own BPF selftests (test_progs) on the
-# upstream kernel, on the patched kernel, and on the patched kernel booted
-# bpf_dispatcher=off, in one table: build/results/selftests.txt. Fails if
+# make selftests: the kernel's own BPF selftests (test_progs, then
+# test_xsk.sh: xskxceiver on a veth pair) on the upstream kernel, on the
+# patched kernel, and on the patched kernel booted bpf_dispatcher=off, in
+# one table: build/results/selftests.txt. Fails if
 # a test that passes on upstream fails or does not finish on a patched
 # kernel, or if a console shows a splat.
 #   SELFTESTS=named   the tests in testbed/selftests/ALLOWLIST (default)
@@ -50,7 +51,7 @@ selftests_src=$TREE/tools/testing/selftests/bpf
 st_make=(make -C "$selftests_src" OUTPUT="$out/build" VMLINUX_BTF="$BUILD/kernel-selftests/vmlinux"
 	KDIR="$BUILD/kernel-selftests" CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19
 	CC="ccache gcc" HOSTCC="ccache gcc")
-step "building test_progs in ${out#$TOP/}/build (log: ${out#$TOP/}/build.log)"
+step "building test_progs and xskxceiver in ${out#$TOP/}/build (log: ${out#$TOP/}/build.log)"
 # The tree's Makefile compiles each test from inside OUTPUT ("cd $(@D)"),
 # so its .test.d files name the generated skeletons relative to OUTPUT,
 # and a second make finds no rule for them ("No rule to make target
@@ -60,14 +61,16 @@ for d in "$out/build"/*.test.d; do
 	perl -pi -e "s#(?<=\\s)([^/\\s][^\\s]*\\.h)(?=\\s)#$out/build/\\1#g" "$d"
 done
 start=$(date +%s)
-if ! "${st_make[@]}" -j"$(($(nproc) + 1))" test_progs >"$out/build.log" 2>&1; then
+if ! "${st_make[@]}" -j"$(($(nproc) + 1))" test_progs "$out/build/xskxceiver" \
+	>"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20
-	die "test_progs did not build (full log: $out/build.log)"
+	die "test_progs or xskxceiver did not build (full log: $out/build.log)"
 fi
-say "built test_progs in $(($(date +%s) - start)) s"
+say "built test_progs and xskxceiver in $(($(date +%s) - start)) s"
 
 # A directory to run test_progs in (it loads its BPF objects and modules
-# from the current directory): the build's files, its modules left out.
+# from the current directory): the build's files, its modules left out,
+# and test_xsk.sh with the script it sources (they run ./xskxceiver).
 run_dir() {	# run_dir NAME
 	local dir=$out/run-$1 f
 	rm -rf "$dir"
@@ -75,6 +78,7 @@ run_dir() {	# run_dir NAME
 	for f in "$out/build"/*; do
 		case $f in *.ko) ;; *) ln -s "$f" "$dir/" ;; esac
 	done
+	ln -s "$selftests_src/test_xsk.sh" "$selftests_src/xsk_prereqs.sh" "$dir/"
 }
 if [ "$mode" = build ]; then
 	# make run's guests boot kernels without modules: no .ko to add.
@@ -112,22 +116,26 @@ rundir_for() {
 
 # 5. The guests. test_progs' own exit status is written to a file: the
 # guest's status is then that of the boot itself (a splat, a crash or
-# the timeout).
+# the timeout). test_xsk.sh after it, with huge pages for xskxceiver's
+# unaligned-mode UMEMs; the table reads its TAP lines.
 args=(-d "@$lists/DENYLIST" -d "@$selftests_src/DENYLIST")
 [ "$selection" = all ] || args+=(-a "@$lists/ALLOWLIST")
 status=0
 logs=()
+xsk_logs=()
 for k in $kernels; do
 	rundir=$(rundir_for "$k")
 	log=$results/selftests-$k.log
+	xsk_log=$results/test_xsk-$k.log
 	flavour=selftests; [ "$k" = upstream ] && flavour=upstream-selftests
 	append=; [ "$k" = patched-off ] && append=bpf_dispatcher=off
 	step "test_progs on the $k kernel (SELFTESTS=$selection; log: ${log#$TOP/})"
-	rm -f "$rundir/status" "$log"
+	rm -f "$rundir/status" "$log" "$xsk_log"
 	start=$(date +%s)
 	set +e
 	KERNEL=$flavour VM_APPEND=$append VM_MEM=${VM_MEM:-4G} VM_TIMEOUT=${VM_TIMEOUT:-5400} \
-	CMD="cd $rundir && ./test_progs ${args[*]} >$log 2>&1; echo \$? >$rundir/status; tail -n 3 $log" \
+	CMD="cd $rundir && ./test_progs ${args[*]} >$log 2>&1; echo \$? >$rundir/status; tail -n 3 $log;
+		echo 64 >/proc/sys/vm/nr_hugepages; ./test_xsk.sh >$xsk_log 2>&1; tail -n 2 $xsk_log" \
 		"$TOP/testbed/vm.sh"
 	rc=$?
 	set -e
@@ -138,10 +146,12 @@ for k in $kernels; do
 		status=1
 	fi
 	logs+=("$log")
+	xsk_logs+=("$xsk_log")
 done
 
 # 6. The table: one row per test and subtest, a column per kernel.
-awk -f "$TOP/testbed/selftests-table.awk" -v selection="$selection" -v kernels="$kernels" "${logs[@]}" >"$results/selftests.txt" ||
+awk -f "$TOP/testbed/selftests-table.awk" -v selection="$selection" -v kernels="$kernels" "${logs[@]}" "${xsk_logs[@]}" \
+	>"$results/selftests.txt" ||
 	status=1
 cat "$results/selftests.txt"
 exit "$status"

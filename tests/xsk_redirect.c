@@ -8,11 +8,16 @@
  * veth sending all its frames to that socket has them dropped and counted
  * in the device's rx_dropped, and BPF_PROG_TEST_RUN live frames (queue 0)
  * reach the socket of queue 0, not the one of queue 1; a socket bound
- * with a Tx ring alone refuses them. The tree without series/1's fix
+ * with a Tx ring alone refuses them. Allocation failures on a socket's
+ * setup and bind leave the queue to the next socket; and a seeded storm
+ * of binds, closes, map updates, device down/up, MTU and queue-count
+ * changes under another device's pktgen traffic never gets a socket a
+ * frame of another queue or device. The tree without series/1's fix
  * crashes on that last one (a NULL Rx ring), the runner's last test.
  */
 #include <errno.h>
 #include <ifaddrs.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <linux/if_link.h>
 #include <stdio.h>
@@ -21,6 +26,7 @@
 #include <bpf/bpf.h>
 
 #include "tests.h"
+#include "knob.h"
 #include "xsk_redirect.skel.h"
 
 #define FRAMES	1000
@@ -180,6 +186,278 @@ TEST_CASE(xsk_redirect_queue, 120)
 	close(link);
 	xsk_rx_close(q0);
 	xsk_rx_close(q1);
+	xsk_redirect__destroy(skel);
+	return KSFT_PASS;
+}
+
+/* A two-queue veth pair @a - @b, @b up with @skel's program, in a netns. */
+static int two_queue_veth(struct xsk_redirect *skel, const char *a, const char *b)
+{
+	int link;
+
+	TEST_ASSERT(!run_cmd("ip link add %s numtxqueues 2 numrxqueues 2 type veth peer name %s "
+			     "numtxqueues 2 numrxqueues 2", a, b) && !link_up(a) && !link_up(b),
+		    "no veth pair of two queues");
+	link = xdp_link(bpf_program__fd(skel->progs.xsk_redirect), ifindex_of(b),
+			XDP_FLAGS_DRV_MODE);
+	TEST_ASSERT(link >= 0, "attaching xsk_redirect to %s failed", b);
+	return KSFT_PASS;
+}
+
+/*
+ * @n live frames tagged @tag into @dev through @skel's program. A live
+ * test run's frames come in on queue 0 whatever the context says (its
+ * rxq is registered with index 0).
+ */
+static int live_frames(struct xsk_redirect *skel, const char *dev, uint32_t tag, int n)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+
+	test_frame(frame, tag, 0);
+	return xdp_test_run_live_rxq(bpf_program__fd(skel->progs.xsk_redirect), frame,
+				     sizeof(frame), n, ifindex_of(dev), 0, NULL);
+}
+
+/* A socket on @dev's queue @q at entry @q, waiting out a closed one's pool. */
+static struct xsk_rx *bind_queue(struct xsk_redirect *skel, const char *dev, __u32 q, int *err)
+{
+	struct xsk_rx *x;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		x = bind_socket(skel, dev, q, q, false, err);
+		if (x || *err != -EBUSY)
+			return x;
+		usleep(20000);
+	}
+	return NULL;
+}
+
+/* @x takes @n frames tagged @tag, and nothing else. */
+static int takes(struct xsk_rx *x, uint32_t tag, long n, const char *what)
+{
+	long wrong = 0, got = xsk_rx_wait(x, tag, n, 5000, &wrong);
+
+	TEST_ASSERT(got == n && !wrong, "%s took %ld of %ld frames (%ld not its own)", what, got,
+		    n, wrong);
+	return KSFT_PASS;
+}
+
+#define MAX_NTH	300
+
+/*
+ * fail-nth fails the 1st, 2nd, ... kernel allocation of a socket's setup
+ * (the socket, its UMEM's registration, rings, bind) in turn: each such
+ * setup fails with ENOMEM (socket()'s file: ENFILE, its sock: ENOBUFS),
+ * a socket on another device keeps taking its frames, and the next
+ * socket binds to the queue and takes all of its.
+ */
+TEST_CASE(xsk_redirect_fault_injection, 600)
+{
+	struct xsk_redirect *skel, *other;
+	struct xsk_rx *x, *kept;
+	int err, nth, fd, untouched = 0, failed = 0, busy = 0;
+
+	TEST_ASSERT(!enter_netns(), "no netns");
+	err = fault_setup();
+	if (err)
+		return err > 0 ? KSFT_SKIP : KSFT_FAIL;
+	skel = xsk_redirect__open_and_load();
+	other = xsk_redirect__open_and_load();
+	TEST_ASSERT(skel && other, "loading xsk_redirect failed");
+	if (two_queue_veth(skel, "xf0", "xf1") || two_queue_veth(other, "xg0", "xg1"))
+		return KSFT_FAIL;
+	kept = bind_queue(other, "xg1", 0, &err);
+	TEST_ASSERT(kept, "an AF_XDP socket on xg1 queue 0: %s", strerror(-err));
+
+	for (nth = 1; nth <= MAX_NTH && !untouched; nth++) {
+		fd = fail_nth_arm(nth);
+		TEST_ASSERT(fd >= 0, "fail-nth");
+		x = xsk_rx_open("xf1", 0, false, &err);
+		untouched = fail_nth_disarm(fd);
+		TEST_ASSERT(untouched >= 0, "fail-nth");
+		if (!x && err == -EBUSY && busy < 100) {
+			/* the last socket's pool still holds the queue: again */
+			busy++;
+			nth--;
+			usleep(20000);
+			continue;
+		}
+		busy = 0;
+		if (!x) {
+			failed++;
+			/* socket() says ENFILE for its file, xsk_create() ENOBUFS for its sock */
+			TEST_ASSERT(err == -ENOMEM || err == -ENFILE || err == -ENOBUFS,
+				    "fail-nth %d: the setup failed with %s, want ENOMEM, ENFILE or "
+				    "ENOBUFS", nth, strerror(-err));
+			x = bind_queue(skel, "xf1", 0, &err);
+			TEST_ASSERT(x, "fail-nth %d: no socket on queue 0 after the failure: %s", nth,
+				    strerror(-err));
+		} else {
+			TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 },
+							 &(int){ xsk_rx_fd(x) }, BPF_ANY),
+				    "fail-nth %d: map update failed", nth);
+		}
+		TEST_ASSERT(!live_frames(skel, "xf1", TAG, LIVE) &&
+			    !live_frames(other, "xg1", TAG + 1, LIVE), "live test runs failed");
+		if (takes(x, TAG, LIVE, "xf1's new socket") ||
+		    takes(kept, TAG + 1, LIVE, "xg1's socket"))
+			return KSFT_FAIL;
+		xsk_rx_close(x);
+	}
+	TEST_ASSERT(untouched, "a socket's setup still failed at fail-nth %d", MAX_NTH);
+	TEST_ASSERT(failed > 0, "no allocation failed");
+	diag("%d allocations in a socket's setup and bind: each failing it cleanly, the queue "
+	     "bound again after it, both devices' frames delivered", failed);
+	xsk_rx_close(kept);
+	xsk_redirect__destroy(other);
+	xsk_redirect__destroy(skel);
+	return KSFT_PASS;
+}
+
+#define STORM_OPS	300
+
+/*
+ * xs1's queues (rx and tx) and xs0's tx queues to @n. With XDP on xs1, veth
+ * wants xs0's tx queues no more than xs1's rx queues: fewer on xs0 first,
+ * more on xs1 first. Refused (and undone) while a socket's pool holds
+ * queue 1. Quiet: a refusal is expected.
+ */
+static bool set_queues(int n)
+{
+	char xs0[64], xs1[64];
+
+	snprintf(xs0, sizeof(xs0), "ethtool -L xs0 tx %d 2>/dev/null", n);
+	snprintf(xs1, sizeof(xs1), "ethtool -L xs1 rx %d tx %d 2>/dev/null", n, n);
+	if (n < 2) {
+		if (system(xs0))
+			return false;
+		if (!system(xs1))
+			return true;
+		return system("ethtool -L xs0 tx 2 2>/dev/null") && false;
+	}
+	return !system(xs1) && !system(xs0);
+}
+
+/*
+ * A seeded storm on a two-queue veth while pktgen sends into another veth
+ * whose program redirects every frame to the first one's queue 0 socket:
+ * sockets on either queue closed and bound again, map entries deleted
+ * and crossed (queue 1's socket at entry 0), the device down and up, its
+ * MTU and its queue count changed. After each step live frames (queue 0)
+ * go in: queue 0's socket takes only those, never pktgen's, and queue
+ * 1's takes nothing. Once the storm is over queue 0's socket takes all
+ * of them, and queue 1's, at their entry, none.
+ */
+TEST_CASE(xsk_redirect_stress, 900)
+{
+	unsigned int seed = getenv("SEED") ? strtoul(getenv("SEED"), NULL, 0) : (unsigned int)now_ns();
+	struct xsk_redirect *skel, *other;
+	struct xsk_rx *x[2] = {};
+	int err, op, q, pktgen, queues = 2, refused = 0, done[5] = {};
+	long wrong = 0, got, taken = 0;
+	bool up = true;
+
+	diag("seed %u (SEED=%u reproduces), %d steps", seed, seed, STORM_OPS);
+	srand(seed);
+	TEST_ASSERT(!enter_netns(), "no netns");
+	skel = xsk_redirect__open_and_load();
+	other = xsk_redirect__open_and_load();
+	TEST_ASSERT(skel && other, "loading xsk_redirect failed");
+	if (two_queue_veth(skel, "xs0", "xs1") || two_queue_veth(other, "xo0", "xo1"))
+		return KSFT_FAIL;
+	other->data->to = 0;
+	other->bss->any_frame = 1;
+	pktgen = pktgen_start("xo0", "xo1");
+	TEST_ASSERT(pktgen > 0, "pktgen on xo0 did not start");
+
+	for (op = 0; op < STORM_OPS; op++) {
+		int what = rand() % 5;
+
+		q = rand() % 2;
+		switch (what) {
+		case 0:		/* close queue q's socket, or bind one */
+			if (x[q]) {
+				xsk_rx_close(x[q]);
+				x[q] = NULL;
+			} else if (q < queues) {
+				x[q] = bind_socket(skel, "xs1", q, q, false, &err);
+				TEST_ASSERT(x[q] || err == -EBUSY, "binding to xs1 queue %d: %s", q,
+					    strerror(-err));
+			}
+			break;
+		case 1:		/* delete entry 0, or put queue q's socket there */
+			if (!x[q])
+				bpf_map_delete_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 });
+			else
+				bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 },
+						    &(int){ xsk_rx_fd(x[q]) }, BPF_ANY);
+			break;
+		case 2:
+			up = !up;
+			TEST_ASSERT(!run_cmd("ip link set xs1 %s", up ? "up" : "down"),
+				    "xs1 %s failed", up ? "up" : "down");
+			break;
+		case 3:
+			TEST_ASSERT(!run_cmd("ip link set xs1 mtu %d", 1280 + rand() % 221),
+				    "setting xs1's MTU failed");
+			break;
+		case 4:
+			if (set_queues(3 - queues))
+				queues = 3 - queues;
+			else
+				refused++;
+			break;
+		}
+		done[what]++;
+		/* pktgen's frames go to queue 0's socket, when there is one */
+		if (x[0])
+			bpf_map_update_elem(bpf_map__fd(other->maps.xsks), &(__u32){ 0 },
+					    &(int){ xsk_rx_fd(x[0]) }, BPF_ANY);
+		TEST_ASSERT(!live_frames(skel, "xs1", TAG, 8), "step %d: live frames failed", op);
+		for (q = 0; q < 2; q++) {
+			if (!x[q])
+				continue;
+			/* queue 1's socket has no frame of its own: TAG + 1 is never sent */
+			got = xsk_rx_take(x[q], TAG + q, &wrong);
+			TEST_ASSERT(got >= 0 && !wrong, "step %d: queue %d's socket took %ld frames "
+				    "of another queue or device", op, q, wrong);
+			taken += got;
+		}
+	}
+	pktgen_stop(pktgen);
+	TEST_ASSERT(other->bss->seen[0] > 0, "pktgen's frames never reached xo1's program");
+
+	/* the storm over: up, two queues, each socket at its own entry */
+	TEST_ASSERT(!run_cmd("ip link set xs1 up") && (queues == 2 || set_queues(2)),
+		    "restoring xs1 failed");
+	for (q = 0; q < 2; q++) {
+		if (!x[q])
+			x[q] = bind_queue(skel, "xs1", q, &err);
+		TEST_ASSERT(x[q], "binding to xs1 queue %d after the storm: %s", q, strerror(-err));
+		TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ q },
+						 &(int){ xsk_rx_fd(x[q]) }, BPF_ANY),
+			    "map update after the storm failed");
+		xsk_rx_take(x[q], TAG + q, &wrong);
+	}
+	wrong = 0;
+	TEST_ASSERT(!live_frames(skel, "xs1", TAG, LIVE), "live frames failed");
+	if (takes(x[0], TAG, LIVE, "queue 0's socket after the storm"))
+		return KSFT_FAIL;
+	/* queue 0's frames sent to queue 1's socket: dropped */
+	skel->data->to = 1;
+	TEST_ASSERT(!live_frames(skel, "xs1", TAG, LIVE), "live frames failed");
+	usleep(100000);
+	got = xsk_rx_take(x[1], TAG, &wrong);
+	TEST_ASSERT(got == 0, "queue 1's socket took %ld of queue 0's frames", got);
+	diag("%d steps (%d binds or closes, %d map changes, %d down/up, %d MTU, %d queue-count "
+	     "changes, %d of them refused) under %llu pktgen frames at queue 0's socket: %ld "
+	     "frames taken, none of another queue or device", STORM_OPS, done[0], done[1],
+	     done[2], done[3], done[4], refused, (unsigned long long)other->bss->seen[0], taken);
+	TEST_ASSERT(refused < done[4], "no queue-count change went through");
+	xsk_rx_close(x[0]);
+	xsk_rx_close(x[1]);
+	xsk_redirect__destroy(other);
 	xsk_redirect__destroy(skel);
 	return KSFT_PASS;
 }
