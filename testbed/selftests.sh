@@ -129,12 +129,14 @@ for k in $kernels; do
 	xsk_log=$results/test_xsk-$k.log
 	flavour=selftests; [ "$k" = upstream ] && flavour=upstream-selftests
 	append=; [ "$k" = patched-off ] && append=bpf_dispatcher=off
+	# xsk_tx_only is series/1's test of a NULL Rx ring: upstream oopses on it
+	kargs=("${args[@]}"); [ "$k" = upstream ] && kargs+=(-d xsk_tx_only)
 	step "test_progs on the $k kernel (SELFTESTS=$selection; log: ${log#$TOP/})"
 	rm -f "$rundir/status" "$log" "$xsk_log"
 	start=$(date +%s)
 	set +e
 	KERNEL=$flavour VM_APPEND=$append VM_MEM=${VM_MEM:-4G} VM_TIMEOUT=${VM_TIMEOUT:-5400} \
-	CMD="cd $rundir && ./test_progs ${args[*]} >$log 2>&1; echo \$? >$rundir/status; tail -n 3 $log;
+	CMD="cd $rundir && ./test_progs ${kargs[*]} >$log 2>&1; echo \$? >$rundir/status; tail -n 3 $log;
 		echo 64 >/proc/sys/vm/nr_hugepages; ./test_xsk.sh >$xsk_log 2>&1; tail -n 2 $xsk_log" \
 		"$TOP/testbed/vm.sh"
 	rc=$?
