@@ -6,6 +6,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -173,6 +174,8 @@ int pktgen_start(const char *dev, const char *dst)
 void pktgen_stop(int pid)
 {
 	pktgen_write(PKTGEN "pgctrl", "stop");
+	/* a writer not yet in "start" would miss the stop: a signal ends its wait too */
+	kill(pid, SIGINT);
 	waitpid(pid, NULL, 0);
 	pktgen_write(PKTGEN "kpktgend_0", "rem_device_all");
 }

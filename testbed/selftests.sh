@@ -137,7 +137,7 @@ for k in $kernels; do
 	set +e
 	KERNEL=$flavour VM_APPEND=$append VM_MEM=${VM_MEM:-4G} VM_TIMEOUT=${VM_TIMEOUT:-5400} \
 	CMD="cd $rundir && ./test_progs ${kargs[*]} >$log 2>&1; echo \$? >$rundir/status; tail -n 3 $log;
-		echo 64 >/proc/sys/vm/nr_hugepages; ./test_xsk.sh >$xsk_log 2>&1; tail -n 2 $xsk_log" \
+		echo 64 >/proc/sys/vm/nr_hugepages; stdbuf -oL ./test_xsk.sh >$xsk_log 2>&1; tail -n 2 $xsk_log" \
 		"$TOP/testbed/vm.sh"
 	rc=$?
 	set -e

@@ -280,6 +280,7 @@ TEST_CASE(xsk_redirect_fault_injection, 600)
 			/* the last socket's pool still holds the queue: again */
 			busy++;
 			nth--;
+			untouched = 0;
 			usleep(20000);
 			continue;
 		}
@@ -349,27 +350,19 @@ static bool set_queues(int n)
  * 1's takes nothing. Once the storm is over queue 0's socket takes all
  * of them, and queue 1's, at their entry, none.
  */
-TEST_CASE(xsk_redirect_stress, 900)
-{
-	unsigned int seed = getenv("SEED") ? strtoul(getenv("SEED"), NULL, 0) : (unsigned int)now_ns();
+struct storm {
 	struct xsk_redirect *skel, *other;
-	struct xsk_rx *x[2] = {};
-	int err, op, q, pktgen, queues = 2, refused = 0, done[5] = {};
-	long wrong = 0, got, taken = 0;
-	bool up = true;
+	struct xsk_rx *x[2];
+	int queues, refused, done[5];
+	long taken;
+};
 
-	diag("seed %u (SEED=%u reproduces), %d steps", seed, seed, STORM_OPS);
-	srand(seed);
-	TEST_ASSERT(!enter_netns(), "no netns");
-	skel = xsk_redirect__open_and_load();
-	other = xsk_redirect__open_and_load();
-	TEST_ASSERT(skel && other, "loading xsk_redirect failed");
-	if (two_queue_veth(skel, "xs0", "xs1") || two_queue_veth(other, "xo0", "xo1"))
-		return KSFT_FAIL;
-	other->data->to = 0;
-	other->bss->any_frame = 1;
-	pktgen = pktgen_start("xo0", "xo1");
-	TEST_ASSERT(pktgen > 0, "pktgen on xo0 did not start");
+/* The storm's steps; pktgen runs meanwhile, stopped by the caller. */
+static int storm(struct storm *st)
+{
+	int err, op, q;
+	long wrong = 0, got;
+	bool up = true;
 
 	for (op = 0; op < STORM_OPS; op++) {
 		int what = rand() % 5;
@@ -377,21 +370,21 @@ TEST_CASE(xsk_redirect_stress, 900)
 		q = rand() % 2;
 		switch (what) {
 		case 0:		/* close queue q's socket, or bind one */
-			if (x[q]) {
-				xsk_rx_close(x[q]);
-				x[q] = NULL;
-			} else if (q < queues) {
-				x[q] = bind_socket(skel, "xs1", q, q, false, &err);
-				TEST_ASSERT(x[q] || err == -EBUSY, "binding to xs1 queue %d: %s", q,
+			if (st->x[q]) {
+				xsk_rx_close(st->x[q]);
+				st->x[q] = NULL;
+			} else if (q < st->queues) {
+				st->x[q] = bind_socket(st->skel, "xs1", q, q, false, &err);
+				TEST_ASSERT(st->x[q] || err == -EBUSY, "binding to xs1 queue %d: %s", q,
 					    strerror(-err));
 			}
 			break;
 		case 1:		/* delete entry 0, or put queue q's socket there */
-			if (!x[q])
-				bpf_map_delete_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 });
+			if (!st->x[q])
+				bpf_map_delete_elem(bpf_map__fd(st->skel->maps.xsks), &(__u32){ 0 });
 			else
-				bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 },
-						    &(int){ xsk_rx_fd(x[q]) }, BPF_ANY);
+				bpf_map_update_elem(bpf_map__fd(st->skel->maps.xsks), &(__u32){ 0 },
+						    &(int){ xsk_rx_fd(st->x[q]) }, BPF_ANY);
 			break;
 		case 2:
 			up = !up;
@@ -403,62 +396,92 @@ TEST_CASE(xsk_redirect_stress, 900)
 				    "setting xs1's MTU failed");
 			break;
 		case 4:
-			if (set_queues(3 - queues))
-				queues = 3 - queues;
+			if (set_queues(3 - st->queues))
+				st->queues = 3 - st->queues;
 			else
-				refused++;
+				st->refused++;
 			break;
 		}
-		done[what]++;
+		st->done[what]++;
 		/* pktgen's frames go to queue 0's socket, when there is one */
-		if (x[0])
-			bpf_map_update_elem(bpf_map__fd(other->maps.xsks), &(__u32){ 0 },
-					    &(int){ xsk_rx_fd(x[0]) }, BPF_ANY);
-		TEST_ASSERT(!live_frames(skel, "xs1", TAG, 8), "step %d: live frames failed", op);
+		if (st->x[0])
+			bpf_map_update_elem(bpf_map__fd(st->other->maps.xsks), &(__u32){ 0 },
+					    &(int){ xsk_rx_fd(st->x[0]) }, BPF_ANY);
+		TEST_ASSERT(!live_frames(st->skel, "xs1", TAG, 8), "step %d: live frames failed", op);
 		for (q = 0; q < 2; q++) {
-			if (!x[q])
+			if (!st->x[q])
 				continue;
 			/* queue 1's socket has no frame of its own: TAG + 1 is never sent */
-			got = xsk_rx_take(x[q], TAG + q, &wrong);
+			got = xsk_rx_take(st->x[q], TAG + q, &wrong);
 			TEST_ASSERT(got >= 0 && !wrong, "step %d: queue %d's socket took %ld frames "
 				    "of another queue or device", op, q, wrong);
-			taken += got;
+			st->taken += got;
 		}
 	}
+	return KSFT_PASS;
+}
+
+TEST_CASE(xsk_redirect_stress, 900)
+{
+	unsigned int seed = getenv("SEED") ? strtoul(getenv("SEED"), NULL, 0) : (unsigned int)now_ns();
+	struct storm st = { .queues = 2 };
+	long wrong = 0, got;
+	int err, q, pktgen;
+
+	diag("seed %u (SEED=%u reproduces), %d steps", seed, seed, STORM_OPS);
+	srand(seed);
+	TEST_ASSERT(!enter_netns(), "no netns");
+	st.skel = xsk_redirect__open_and_load();
+	st.other = xsk_redirect__open_and_load();
+	TEST_ASSERT(st.skel && st.other, "loading xsk_redirect failed");
+	if (two_queue_veth(st.skel, "xs0", "xs1") || two_queue_veth(st.other, "xo0", "xo1"))
+		return KSFT_FAIL;
+	st.other->data->to = 0;
+	st.other->bss->any_frame = 1;
+	pktgen = pktgen_start("xo0", "xo1");
+	TEST_ASSERT(pktgen > 0, "pktgen on xo0 did not start");
+	err = storm(&st);
 	pktgen_stop(pktgen);
-	TEST_ASSERT(other->bss->seen[0] > 0, "pktgen's frames never reached xo1's program");
+	if (err)
+		return KSFT_FAIL;
+	TEST_ASSERT(st.other->bss->seen[0] > 0, "pktgen's frames never reached xo1's program");
+	TEST_ASSERT(st.taken > 0, "no live frame reached queue 0's socket in %d steps", STORM_OPS);
 
 	/* the storm over: up, two queues, each socket at its own entry */
-	TEST_ASSERT(!run_cmd("ip link set xs1 up") && (queues == 2 || set_queues(2)),
+	TEST_ASSERT(!run_cmd("ip link set xs1 up") && (st.queues == 2 || set_queues(2)),
 		    "restoring xs1 failed");
 	for (q = 0; q < 2; q++) {
-		if (!x[q])
-			x[q] = bind_queue(skel, "xs1", q, &err);
-		TEST_ASSERT(x[q], "binding to xs1 queue %d after the storm: %s", q, strerror(-err));
-		TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ q },
-						 &(int){ xsk_rx_fd(x[q]) }, BPF_ANY),
+		if (!st.x[q])
+			st.x[q] = bind_queue(st.skel, "xs1", q, &err);
+		TEST_ASSERT(st.x[q], "binding to xs1 queue %d after the storm: %s", q,
+			    strerror(-err));
+		TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(st.skel->maps.xsks), &(__u32){ q },
+						 &(int){ xsk_rx_fd(st.x[q]) }, BPF_ANY),
 			    "map update after the storm failed");
-		xsk_rx_take(x[q], TAG + q, &wrong);
+		/* what came in before pktgen stopped: still none of another's */
+		xsk_rx_take(st.x[q], TAG + q, &wrong);
+		TEST_ASSERT(!wrong, "queue %d's socket took %ld frames of another queue or device",
+			    q, wrong);
 	}
-	wrong = 0;
-	TEST_ASSERT(!live_frames(skel, "xs1", TAG, LIVE), "live frames failed");
-	if (takes(x[0], TAG, LIVE, "queue 0's socket after the storm"))
+	TEST_ASSERT(!live_frames(st.skel, "xs1", TAG, LIVE), "live frames failed");
+	if (takes(st.x[0], TAG, LIVE, "queue 0's socket after the storm"))
 		return KSFT_FAIL;
 	/* queue 0's frames sent to queue 1's socket: dropped */
-	skel->data->to = 1;
-	TEST_ASSERT(!live_frames(skel, "xs1", TAG, LIVE), "live frames failed");
+	st.skel->data->to = 1;
+	TEST_ASSERT(!live_frames(st.skel, "xs1", TAG, LIVE), "live frames failed");
 	usleep(100000);
-	got = xsk_rx_take(x[1], TAG, &wrong);
+	got = xsk_rx_take(st.x[1], TAG, &wrong);
 	TEST_ASSERT(got == 0, "queue 1's socket took %ld of queue 0's frames", got);
 	diag("%d steps (%d binds or closes, %d map changes, %d down/up, %d MTU, %d queue-count "
 	     "changes, %d of them refused) under %llu pktgen frames at queue 0's socket: %ld "
-	     "frames taken, none of another queue or device", STORM_OPS, done[0], done[1],
-	     done[2], done[3], done[4], refused, (unsigned long long)other->bss->seen[0], taken);
-	TEST_ASSERT(refused < done[4], "no queue-count change went through");
-	xsk_rx_close(x[0]);
-	xsk_rx_close(x[1]);
-	xsk_redirect__destroy(other);
-	xsk_redirect__destroy(skel);
+	     "frames taken, none of another queue or device", STORM_OPS, st.done[0], st.done[1],
+	     st.done[2], st.done[3], st.done[4], st.refused,
+	     (unsigned long long)st.other->bss->seen[0], st.taken);
+	TEST_ASSERT(st.refused < st.done[4], "no queue-count change went through");
+	xsk_rx_close(st.x[0]);
+	xsk_rx_close(st.x[1]);
+	xsk_redirect__destroy(st.other);
+	xsk_redirect__destroy(st.skel);
 	return KSFT_PASS;
 }
 
