@@ -497,7 +497,7 @@ TEST_CASE(xsk_redirect_tx_only, 120)
 	struct xsk_redirect *skel;
 	struct xsk_rx *x;
 	long wrong = 0, got;
-	int err, prog, i;
+	int err, prog;
 
 	TEST_ASSERT(!enter_netns(), "no netns");
 	TEST_ASSERT(!veth_pair("xt0", "xt1"), "no veth pair");
@@ -518,12 +518,7 @@ TEST_CASE(xsk_redirect_tx_only, 120)
 	xsk_rx_close(x);
 
 	/* the queue is free once the closed socket's pool is released, later */
-	for (i = 0; i < 100; i++) {
-		x = bind_socket(skel, "xt1", 0, 0, false, &err);
-		if (x || err != -EBUSY)
-			break;
-		usleep(20000);
-	}
+	x = bind_queue(skel, "xt1", 0, &err);
 	TEST_ASSERT(x, "an AF_XDP socket on xt1 queue 0: %s", strerror(-err));
 	TEST_ASSERT(!xdp_test_run_live_rxq(prog, frame, sizeof(frame), LIVE, ifindex_of("xt1"),
 					   0, NULL), "live test run failed");
