@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dispatcher has no program cap: at 1, 2, 47, 48, 49, 100 and 1024
- * attached XDP programs, each program's test run returns its own mark, the
- * newest one also sees real traffic on a veth pair, and the debugfs file
- * lists exactly the attached set, every program with a direct jump.
+ * The dispatcher has no program cap, at the scale the in-tree selftest
+ * (test_progs -t bpf_dispatcher: 1, 48, 49 and 65 programs) leaves to this
+ * test bed: at 100 and 1024 attached XDP programs, each program's test run
+ * returns its own mark, the newest one also sees real traffic through a
+ * veth's native XDP, and the debugfs file lists exactly the attached set,
+ * every program with a direct jump. With every program detached, the
+ * image is trimmed away.
  */
 #include <linux/if_link.h>
 #include <stdlib.h>
@@ -17,7 +20,7 @@
 #define MAX_PROGS 1024
 #define TRAFFIC 100
 
-static const int checkpoints[] = { 1, 2, 47, 48, 49, 100, MAX_PROGS };
+static const int checkpoints[] = { 100, MAX_PROGS };
 
 /* Wait until the file lists exactly @m[0..n) (each directly); 0 if so. */
 static int expect_set(const struct marked *m, int n, int timeout_ms)
