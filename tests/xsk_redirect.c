@@ -321,10 +321,11 @@ TEST_CASE(xsk_redirect_fault_injection, 600)
 /*
  * xs1's queues (rx and tx) and xs0's tx queues to @n. With XDP on xs1, veth
  * wants xs0's tx queues no more than xs1's rx queues: fewer on xs0 first,
- * more on xs1 first. Refused (and undone) while a socket's pool holds
- * queue 1. Quiet: a refusal is expected.
+ * more on xs1 first. Refused while a socket's pool holds queue 1, and
+ * then undone. Quiet: a refusal is expected. 0: changed; 1: refused, the
+ * queues as they were; -1: an undo failed, the queues unknown.
  */
-static bool set_queues(int n)
+static int set_queues(int n)
 {
 	char xs0[64], xs1[64];
 
@@ -332,12 +333,14 @@ static bool set_queues(int n)
 	snprintf(xs1, sizeof(xs1), "ethtool -L xs1 rx %d tx %d 2>/dev/null", n, n);
 	if (n < 2) {
 		if (system(xs0))
-			return false;
+			return 1;
 		if (!system(xs1))
-			return true;
-		return system("ethtool -L xs0 tx 2 2>/dev/null") && false;
+			return 0;
+		return system("ethtool -L xs0 tx 2 2>/dev/null") ? -1 : 1;
 	}
-	return !system(xs1) && !system(xs0);
+	if (system(xs1))
+		return 1;
+	return system(xs0) ? -1 : 0;
 }
 
 /*
@@ -396,10 +399,13 @@ static int storm(struct storm *st)
 				    "setting xs1's MTU failed");
 			break;
 		case 4:
-			if (set_queues(3 - st->queues))
-				st->queues = 3 - st->queues;
-			else
+			err = set_queues(3 - st->queues);
+			TEST_ASSERT(err >= 0, "step %d: a refused queue-count change was not undone",
+				    op);
+			if (err)
 				st->refused++;
+			else
+				st->queues = 3 - st->queues;
 			break;
 		}
 		st->done[what]++;
@@ -448,7 +454,7 @@ TEST_CASE(xsk_redirect_stress, 900)
 	TEST_ASSERT(st.taken > 0, "no live frame reached queue 0's socket in %d steps", STORM_OPS);
 
 	/* the storm over: up, two queues, each socket at its own entry */
-	TEST_ASSERT(!run_cmd("ip link set xs1 up") && (st.queues == 2 || set_queues(2)),
+	TEST_ASSERT(!run_cmd("ip link set xs1 up") && (st.queues == 2 || !set_queues(2)),
 		    "restoring xs1 failed");
 	for (q = 0; q < 2; q++) {
 		if (!st.x[q])
