@@ -8,7 +8,7 @@ echo clear >$KMEMLEAK
 "$BUILD/tests/runner" -T 1200 -t dispatcher_no_cap -t 'dispatcher_churn*' \
 	-t dispatcher_fault_injection -t dispatcher_policy \
 	-t 'xdp_test_run_*' -t 'tc_dispatcher_*' -t 'devmap_redirect_*' -t 'sk_lookup_dispatcher_*' \
-	-t mprog_images -t flow_dissector_dispatcher -t dispatcher_mode \
+	-t netkit_dispatcher -t mprog_images -t flow_dissector_dispatcher -t dispatcher_mode \
 	-t dispatcher_calls_in_place -t 'xdp_mprog_counts_*' -t xdp_mprog_fault_injection \
 	-t 'xsk_redirect_*'
 rc=$?

@@ -168,6 +168,8 @@ int virtio_net_pair(char nics[2][16]);
  */
 struct xsk_rx;
 struct xsk_rx *xsk_rx_open(const char *ifname, __u32 queue, bool zero_copy, int *err);
+/* The same in copy mode with a Tx ring and no Rx ring (its fill ring stocked). */
+struct xsk_rx *xsk_tx_only_open(const char *ifname, __u32 queue, int *err);
 long xsk_rx_take(struct xsk_rx *x, uint32_t tag, long *wrong);
 long xsk_rx_wait(struct xsk_rx *x, uint32_t tag, long want, int ms, long *wrong);
 int xsk_rx_fd(const struct xsk_rx *x);

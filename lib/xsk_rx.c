@@ -45,10 +45,12 @@ static int xsk_rx_refill(struct xsk_rx *x, const __u64 *addr, __u32 n)
 	return 0;
 }
 
-struct xsk_rx *xsk_rx_open(const char *ifname, __u32 queue, bool zero_copy, int *err)
+/* A socket with its rings (an Rx ring unless @tx_only), bound. */
+static struct xsk_rx *xsk_open(const char *ifname, __u32 queue, bool zero_copy, bool tx_only,
+			       int *err)
 {
 	struct xsk_socket_config cfg = {
-		.rx_size = XSK_RX_RING,
+		.rx_size = tx_only ? 0 : XSK_RX_RING,
 		.tx_size = XSK_RX_RING,
 		.bind_flags = zero_copy ? XDP_ZEROCOPY : XDP_COPY,
 	};
@@ -70,7 +72,7 @@ struct xsk_rx *xsk_rx_open(const char *ifname, __u32 queue, bool zero_copy, int 
 	if (*err)
 		goto fail;
 	*err = xsk_socket__create(&x->xsk, ifindex_of(ifname), queue, x->umem,
-				  &x->rx, &x->tx, &cfg);
+				  tx_only ? NULL : &x->rx, &x->tx, &cfg);
 	if (*err)
 		goto fail;
 	for (i = 0; i < XSK_RX_RING; i++)
@@ -83,6 +85,16 @@ struct xsk_rx *xsk_rx_open(const char *ifname, __u32 queue, bool zero_copy, int 
 fail:
 	xsk_rx_close(x);
 	return NULL;
+}
+
+struct xsk_rx *xsk_rx_open(const char *ifname, __u32 queue, bool zero_copy, int *err)
+{
+	return xsk_open(ifname, queue, zero_copy, false, err);
+}
+
+struct xsk_rx *xsk_tx_only_open(const char *ifname, __u32 queue, int *err)
+{
+	return xsk_open(ifname, queue, false, true, err);
 }
 
 long xsk_rx_take(struct xsk_rx *x, uint32_t tag, long *wrong)

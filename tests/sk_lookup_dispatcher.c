@@ -4,11 +4,13 @@
  * set exactly while a netns link holds it (attach, update, release, detach,
  * the netns going away) or a test run with repeat > 1 runs it. Real TCP
  * connects and UDP datagrams are steered by the program the dispatcher
- * calls; at 1024 programs in 16 netns (64 a netns, the kernel's limit;
- * the in-tree selftest's sk_lookup subtests go to 65) every program of a
- * netns sees its traffic and test runs reach the right one, and a netns of two programs or more is run through the
+ * calls; at 1, 2 and 1024 programs (1024 in 16 netns, 64 a netns, the
+ * kernel's limit; the in-tree selftest's sk_lookup subtests go to 65)
+ * every program of a netns sees its traffic and test runs reach the
+ * right one, and a netns of two programs or more is run through the
  * image of its run array (bpf_mprog_sk_lookup), listed with a direct
- * jump; and the set follows seeded churn while datagrams flow.
+ * jump, one of one program through none; and the set follows seeded
+ * churn while datagrams flow.
  *
  * Without the series' debugfs directory (an upstream kernel) the listing
  * checks are skipped and the rest still runs: the test then reports SKIP
@@ -568,7 +570,7 @@ static volatile __u64 *counts_map(int nslots, int *map_fd)
 #define NNS		(MAX_PROGS / PER_NS)
 #define SCALE_DGRAMS	3
 
-static const int scale_steps[] = { MAX_PROGS };
+static const int scale_steps[] = { 1, 2, MAX_PROGS };
 
 struct scale {
 	volatile __u64 *counts;

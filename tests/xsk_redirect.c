@@ -7,13 +7,15 @@
  * another device or another queue redirected to it: a program on a second
  * veth sending all its frames to that socket has them dropped and counted
  * in the device's rx_dropped, and BPF_PROG_TEST_RUN live frames (queue 0)
- * reach the socket of queue 0, not the one of queue 1. Allocation
- * failures on a socket's setup and bind leave the queue to the next
- * socket; and a seeded storm of binds, closes, map updates, device
- * down/up, MTU and queue-count changes under another device's pktgen
- * traffic never gets a socket a frame of another queue or device. A
- * socket with a Tx ring alone is the in-tree selftest xsk_tx_only's
- * (make selftests).
+ * reach the socket of queue 0, not the one of queue 1; a socket bound
+ * with a Tx ring alone refuses them. Allocation failures on a socket's
+ * setup and bind leave the queue to the next socket; and a seeded storm
+ * of binds, closes, map updates, device down/up, MTU and queue-count
+ * changes under another device's pktgen traffic never gets a socket a
+ * frame of another queue or device. The tree without series/1's fix
+ * crashes on that last one (a NULL Rx ring), the runner's last test. Its
+ * in-tree twin, xsk_tx_only, runs only in make selftests: this one runs
+ * where test_progs cannot, in CI and on the debug kernel.
  */
 #include <errno.h>
 #include <ifaddrs.h>
@@ -340,7 +342,9 @@ static int set_queues(int n)
 	}
 	if (system(xs1))
 		return 1;
-	return system(xs0) ? -1 : 0;
+	if (!system(xs0))
+		return 0;
+	return system("ethtool -L xs1 rx 1 tx 1 2>/dev/null") ? -1 : 1;
 }
 
 /*
@@ -488,5 +492,51 @@ TEST_CASE(xsk_redirect_stress, 900)
 	xsk_rx_close(st.x[1]);
 	xsk_redirect__destroy(st.other);
 	xsk_redirect__destroy(st.skel);
+	return KSFT_PASS;
+}
+
+/*
+ * A socket bound with a Tx ring alone, in the map, its fill ring stocked:
+ * live frames redirected to it are refused, where the kernel used to
+ * write their descriptors to its NULL Rx ring and crash; a socket with an
+ * Rx ring bound there afterwards takes them, so they were redirected.
+ */
+TEST_CASE(xsk_redirect_tx_only, 120)
+{
+	unsigned char frame[TEST_FRAME_LEN];
+	struct xsk_redirect *skel;
+	struct xsk_rx *x;
+	long wrong = 0, got;
+	int err, prog;
+
+	TEST_ASSERT(!enter_netns(), "no netns");
+	TEST_ASSERT(!veth_pair("xt0", "xt1"), "no veth pair");
+	skel = xsk_redirect__open_and_load();
+	TEST_ASSERT(skel, "loading xsk_redirect failed");
+	prog = bpf_program__fd(skel->progs.xsk_redirect);
+	test_frame(frame, TAG, 0);
+
+	x = xsk_tx_only_open("xt1", 0, &err);
+	TEST_ASSERT(x, "a Tx-only AF_XDP socket on xt1 queue 0: %s", strerror(-err));
+	TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ 0 },
+					 &(int){ xsk_rx_fd(x) }, BPF_ANY),
+		    "putting the Tx-only socket into the map failed");
+	TEST_ASSERT(!xdp_test_run_live_rxq(prog, frame, sizeof(frame), LIVE, ifindex_of("xt1"),
+					   0, NULL), "live test run failed");
+	TEST_ASSERT(skel->bss->seen[0] == LIVE, "the program saw %llu of %d live frames",
+		    (unsigned long long)skel->bss->seen[0], LIVE);
+	xsk_rx_close(x);
+
+	/* the queue is free once the closed socket's pool is released, later */
+	x = bind_queue(skel, "xt1", 0, &err);
+	TEST_ASSERT(x, "an AF_XDP socket on xt1 queue 0: %s", strerror(-err));
+	TEST_ASSERT(!xdp_test_run_live_rxq(prog, frame, sizeof(frame), LIVE, ifindex_of("xt1"),
+					   0, NULL), "live test run failed");
+	got = xsk_rx_wait(x, TAG, LIVE, 5000, &wrong);
+	TEST_ASSERT(got == LIVE && !wrong, "the Rx socket took %ld of %d live frames", got, LIVE);
+	diag("%d live frames refused by a Tx-only socket, the kernel alive; %d taken by an Rx one",
+	     LIVE, LIVE);
+	xsk_rx_close(x);
+	xsk_redirect__destroy(skel);
 	return KSFT_PASS;
 }
