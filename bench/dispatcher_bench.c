@@ -68,11 +68,12 @@
  *                       run.sh boots with VM_ICOUNT=1 for them: 1e9 / rate
  *                       is the guest's instructions per frame
  *
- *   dispatcher_bench scale   (not in the default run; minutes under TCG)
- *                       the set's cost at N = 1000 and 10000 XDP programs,
- *                       each attached by a link in generic mode to a dummy
- *                       device of its own; boot with VM_ICOUNT=1, so that a
- *                       ns is an instruction:
+ *   dispatcher_bench scale [N...]   (not in the default run; minutes
+ *                       under TCG) the set's cost at N XDP programs (1000,
+ *                       10000 and 50000 unless named, rising), each attached
+ *                       by a link in generic mode to a dummy device of its
+ *                       own; boot with VM_ICOUNT=1, so that a ns is an
+ *                       instruction, and VM_MEM=8G for 50000:
  *   scale_fill_ns.N     one attach of a program new to the set, averaged
  *                       over the attaches that brought the set to N
  *   scale_attach_ns.N   one attach of a program new to the set of N (the
@@ -82,10 +83,17 @@
  *   scale_detach_ns.N   closing that link, median
  *   scale_change_ns.N   bpf_dispatcher_change_prog() (it takes d->mutex)
  *                       in those attaches and detaches: mean and largest
- *   scale_publish_ns.N  bpf_dispatcher_update() (d->mutex held), from
- *                       those attaches and the work items they start:
- *                       mean and largest (an image emitted and published;
- *                       the others find the update rate's gap and defer)
+ *   scale_publish_ns.N  bpf_dispatcher_update(), from those attaches (on
+ *                       a kernel whose attaches publish) and the work items
+ *                       they start: mean and largest (an image emitted and
+ *                       published; the others find nothing to do or the
+ *                       update rate's gap)
+ *   scale_rtnl_ns.N     each hold of RTNL (mutex_lock() to mutex_unlock(),
+ *                       lock_hold.bpf.c) by any task from the first of
+ *                       those attaches until 10 s after the last detach:
+ *                       median, largest, how many
+ *   scale_mutex_ns.N    the same for the XDP dispatcher's mutex (d->mutex:
+ *                       the set changes and the work items)
  *   scale_image_bytes.N the image in force with N programs (debugfs)
  */
 #include <arpa/inet.h>
@@ -110,6 +118,8 @@
 #include "sk_lookup_steer.skel.h"
 #include "../progs/dispatcher_time.h"
 #include "dispatcher_time.skel.h"
+#include "../progs/lock_hold.h"
+#include "lock_hold.skel.h"
 #include "tc_pass.skel.h"
 #include "xdp_count.skel.h"
 #include "xdp_drop.skel.h"
@@ -665,8 +675,10 @@ static int hooks(void)
 	return 0;
 }
 
-#define SCALE_MAX	10000
+#define SCALE_MAX	50000
 #define SCALE_SAMPLES	21
+/* After the samples: the work items they armed (gap, trim, profiles). */
+#define SCALE_WORK_MS	10000
 /* How long a set takes to settle: the update gap, a profile, under TCG. */
 #define SCALE_SETTLE_MS	60000
 
@@ -739,30 +751,89 @@ static void print_time(const char *name, int n, const struct func_time *before,
 		       (unsigned long long)after->max_ns, (unsigned long long)calls);
 }
 
-static int scale(void)
+/*
+ * The mutexes' holds (lock_hold.bpf.c): RTNL and the XDP dispatcher's,
+ * whose struct begins with its mutex. Where the kernel has no such
+ * dispatcher (upstream keeps it too: bpf_dispatcher_xdp), RTNL only.
+ */
+static struct lock_hold *lock_probes(void)
 {
-	static const int sizes[] = { 1000, SCALE_MAX };
+	unsigned long rtnl, disp;
+	struct lock_hold *lh;
+
+	if (kallsyms_addrs("rtnl_mutex", &rtnl, 1) != 1) {
+		diag("no rtnl_mutex in /proc/kallsyms");
+		return NULL;
+	}
+	if (kallsyms_addrs("bpf_dispatcher_xdp", &disp, 1) != 1)
+		disp = 0;
+	lh = lock_hold__open();
+	if (!lh)
+		return NULL;
+	lh->rodata->locks[LOCK_RTNL] = rtnl;
+	lh->rodata->locks[LOCK_DISPATCHER] = disp;
+	if (lock_hold__load(lh) || lock_hold__attach(lh)) {
+		diag("cannot load or attach the kprobes of lock_hold");
+		lock_hold__destroy(lh);
+		return NULL;
+	}
+	return lh;
+}
+
+static void print_holds(const char *name, int n, struct lock_hold *lh, int lock)
+{
+	__u32 nr = lh->bss->nr_holds[lock], kept = nr < MAX_HOLDS ? nr : MAX_HOLDS, i;
+	static double v[MAX_HOLDS];
+	double max = 0;
+
+	for (i = 0; i < kept; i++) {
+		v[i] = lh->bss->holds[lock][i];
+		max = v[i] > max ? v[i] : max;
+	}
+	if (kept)
+		printf("%s.%d %.0f max %.0f holds %u\n", name, n, median(v, kept), max, nr);
+}
+
+static int scale(int argc, char **argv)
+{
+	static int sizes[8] = { 1000, 10000, SCALE_MAX };
 	static int fds[SCALE_MAX + SCALE_SAMPLES], links[SCALE_MAX];
 	double att[SCALE_SAMPLES], det[SCALE_SAMPLES], att_max;
+	int n = 0, s, i, probe_dev, nsizes = 3, max;
 	struct func_time before[NR_FUNCS];
 	struct dispatcher_time *dt;
-	int n = 0, s, i, probe_dev;
+	struct lock_hold *lh;
 	char dev[16];
 	uint64_t t;
 
-	if (want_fds(2 * (SCALE_MAX + SCALE_SAMPLES) + 64) ||
-	    dummy_devs("sc", SCALE_MAX + 1))
+	if (argc > 0) {
+		for (nsizes = 0; nsizes < argc && nsizes < 8; nsizes++) {
+			sizes[nsizes] = atoi(argv[nsizes]);
+			if (sizes[nsizes] < 1 || sizes[nsizes] > SCALE_MAX ||
+			    (nsizes && sizes[nsizes] <= sizes[nsizes - 1])) {
+				fprintf(stderr, "scale: sizes rise, from 1 to %d\n", SCALE_MAX);
+				return 2;
+			}
+		}
+	}
+	max = sizes[nsizes - 1];
+	/* kallsyms_addrs() sets kptr_restrict through knob_set(). */
+	if (knobs_init())
 		return 1;
-	probe_dev = ifindex_of("sc" "10000");
+	if (want_fds(2 * (max + SCALE_SAMPLES) + 64) || dummy_devs("sc", max + 1))
+		return 1;
+	snprintf(dev, sizeof(dev), "sc%d", max);
+	probe_dev = ifindex_of(dev);
 	dt = time_probes();
-	if (!dt)
+	lh = lock_probes();
+	if (!dt || !lh)
 		return 1;
-	for (i = 0; i < SCALE_MAX + SCALE_SAMPLES; i++) {
+	for (i = 0; i < max + SCALE_SAMPLES; i++) {
 		fds[i] = load_pass();
 		if (fds[i] < 0)
 			return 1;
 	}
-	for (s = 0; s < (int)(sizeof(sizes) / sizeof(sizes[0])); s++) {
+	for (s = 0; s < nsizes; s++) {
 		int from = n;
 
 		t = now_ns();
@@ -776,12 +847,13 @@ static int scale(void)
 		printf("scale_image_bytes.%d %ld\n", n, settle());
 		memcpy(before, dt->bss->times, sizeof(before));
 		dt->bss->times[CHANGE].max_ns = dt->bss->times[UPDATE].max_ns = 0;
+		memset(lh->bss->nr_holds, 0, sizeof(lh->bss->nr_holds));
 		att_max = 0;
 		for (i = 0; i < SCALE_SAMPLES; i++) {
 			int link;
 
 			t = now_ns();
-			link = xdp_link(fds[SCALE_MAX + i], probe_dev, XDP_FLAGS_SKB_MODE);
+			link = xdp_link(fds[max + i], probe_dev, XDP_FLAGS_SKB_MODE);
 			if (link < 0)
 				return 1;
 			att[i] = now_ns() - t;
@@ -790,6 +862,10 @@ static int scale(void)
 			close(link);
 			det[i] = now_ns() - t;
 		}
+		/* The work items' holds too, but no debugfs reader's. */
+		usleep(SCALE_WORK_MS * 1000);
+		print_holds("scale_rtnl_ns", n, lh, LOCK_RTNL);
+		print_holds("scale_mutex_ns", n, lh, LOCK_DISPATCHER);
 		settle();
 		printf("scale_attach_ns.%d %.0f max %.0f\n", n, median(att, SCALE_SAMPLES), att_max);
 		printf("scale_detach_ns.%d %.0f\n", n, median(det, SCALE_SAMPLES));
@@ -799,6 +875,8 @@ static int scale(void)
 	for (i = 0; i < n; i++)
 		close(links[i]);
 	dispatcher_time__destroy(dt);
+	lock_hold__destroy(lh);
+	knobs_restore();
 	return 0;
 }
 
@@ -994,11 +1072,11 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "xdp-perf"))
 		return perf();
 	if (!strcmp(mode, "scale"))
-		return scale();
+		return scale(argc - 2, argv + 2);
 	if (!strcmp(mode, "chains"))
 		return chains();
 	if (*mode) {
-		fprintf(stderr, "usage: dispatcher_bench [xdp-perf|redirect|scale|chains]\n");
+		fprintf(stderr, "usage: dispatcher_bench [xdp-perf|redirect|scale [N...]|chains]\n");
 		return 2;
 	}
 	return updates() || perf() || hooks();
