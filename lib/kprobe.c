@@ -51,25 +51,76 @@ void kprobe_remove(const char *event)
 	write_file(TRACING "/kprobe_events", line);
 }
 
+/* /proc/kallsyms with its addresses shown (kptr_restrict 0); NULL on error. */
+static FILE *kallsyms_open(void)
+{
+	if (knob_set("/proc/sys/kernel/kptr_restrict", "0"))
+		return NULL;
+	return fopen("/proc/kallsyms", "r");
+}
+
+/* The next symbol of @f with an address: 1, or 0 at the end. */
+static int kallsyms_next(FILE *f, unsigned long *addr, char *type, char sym[256])
+{
+	char line[512];
+
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", addr, type, sym) == 3 && *addr)
+			return 1;
+	}
+	return 0;
+}
+
 int kallsyms_addrs(const char *name, unsigned long *addrs, int max)
 {
-	char line[512], sym[256], type;
+	char sym[256], type;
 	unsigned long addr;
 	int n = 0;
-	FILE *f;
+	FILE *f = kallsyms_open();
 
-	if (knob_set("/proc/sys/kernel/kptr_restrict", "0"))
-		return -1;
-	f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f) && n < max) {
-		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) == 3 &&
-		    !strcmp(sym, name) && addr)
+	while (n < max && kallsyms_next(f, &addr, &type, sym)) {
+		if (!strcmp(sym, name))
 			addrs[n++] = addr;
 	}
 	fclose(f);
 	return n;
+}
+
+int kallsyms_range(const char *name, unsigned long *start, unsigned long *end)
+{
+	size_t len = strlen(name);
+	char sym[256], type;
+	unsigned long addr;
+	int found = 0;
+	FILE *f = kallsyms_open();
+
+	if (!f)
+		return -1;
+	*start = 0;
+	*end = ~0UL;
+	while (kallsyms_next(f, &addr, &type, sym)) {
+		if (!strncmp(sym, name, len) && (!sym[len] || sym[len] == '.') &&
+		    !strstr(sym + len, ".cold") && (type == 't' || type == 'T')) {
+			found++;
+			*start = addr;
+		}
+	}
+	/* Not sorted past the core kernel's text: take the least above. */
+	if (found == 1) {
+		rewind(f);
+		while (kallsyms_next(f, &addr, &type, sym)) {
+			if (addr > *start && addr < *end)
+				*end = addr;
+		}
+	}
+	fclose(f);
+	if (found != 1 || *end == ~0UL) {
+		diag("%s: %d functions of that name in /proc/kallsyms, want one", name, found);
+		return -1;
+	}
+	return 0;
 }
 
 int kprobes_optimize(bool on)

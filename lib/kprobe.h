@@ -27,6 +27,15 @@ void kprobe_remove(const char *event);
 int kallsyms_addrs(const char *name, unsigned long *addrs, int max);
 
 /*
+ * [@start, @end) of function @name, or of its one compiler-made copy
+ * (@name.isra.0, @name.constprop.0...): up to the next symbol above it;
+ * a .cold part is not counted.
+ * 0, or -1 with a diag() if there is no such function or more than one.
+ * Sets kptr_restrict as kallsyms_addrs() does.
+ */
+int kallsyms_range(const char *name, unsigned long *start, unsigned long *end);
+
+/*
  * Turn the kprobe optimizer off (it patches text itself, with
  * text_poke_bp, soon after a probe is registered) or on (knob_set()).
  */

@@ -4,13 +4,12 @@
  * and those of the dispatcher's work item never fail one:
  * - fail-nth fails the 1st, 2nd, ... allocation of an attach in turn; an
  *   attach that succeeds runs its program right (test runs, frames);
- * - the work item makes the images, so failslab, filtered to kworkers,
- *   fails their allocations for a while: an attach then succeeds, runs
- *   its program through the indirect call, the dispatcher's "failed"
- *   counter rises, and once allocations succeed again the program gets
- *   its direct jump.
+ * - the work items make the images, so failslab, filtered by stack to
+ *   bpf_dispatcher_update(), fails their allocations for a while: an
+ *   attach then succeeds, runs its program through the indirect call,
+ *   the dispatcher's "failed" counter rises, and once allocations
+ *   succeed again the program gets its direct jump.
  */
-#include <dirent.h>
 #include <linux/if_link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "tests.h"
 #include "knob.h"
 #include "dispatcher.h"
+#include "kprobe.h"
 #include "xdp_mark.skel.h"
 
 #define MAX_NTH 200
@@ -45,36 +45,36 @@ static int runs_right(struct xdp_mark *skel, uint32_t mark)
 	return wait_counter(&skel->bss->runs, before + FRAMES, 5000) == before + FRAMES ? 0 : -1;
 }
 
-/* failslab fails the allocations of kworkers (make-it-fail), @times of them. */
-static int fail_kworkers(const char *times)
-{
-	char path[300], comm[64];
-	struct dirent *e;
-	DIR *proc;
-	FILE *f;
+#define FAILSLAB "/sys/kernel/debug/failslab/"
 
-	if (knob_set("/sys/kernel/debug/failslab/task-filter", "Y") ||
-	    knob_set("/sys/kernel/debug/failslab/interval", "1") ||
-	    knob_set("/sys/kernel/debug/failslab/probability", "100"))
+/*
+ * failslab fails every allocation made under bpf_dispatcher_update(),
+ * which only the dispatchers' work items call: the stack filter keeps
+ * any other allocation, the attach's own among them, from failing.
+ * The range is written before the probability, and knobs_restore()
+ * puts them back in the reverse order.
+ */
+static int fail_work_items(void)
+{
+	unsigned long start, end;
+	char buf[32];
+
+	if (access(FAILSLAB "require-start", F_OK)) {
+		diag("no failslab/require-start (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)");
 		return -1;
-	proc = opendir("/proc");
-	if (!proc)
-		return -1;
-	while ((e = readdir(proc))) {
-		if (!atoi(e->d_name))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kworker/", 8)) {
-			snprintf(path, sizeof(path), "/proc/%s/make-it-fail", e->d_name);
-			knob_set(path, "1");
-		}
-		fclose(f);
 	}
-	closedir(proc);
-	return knob_set("/sys/kernel/debug/failslab/times", times);
+	if (kallsyms_range("bpf_dispatcher_update", &start, &end))
+		return -1;
+	snprintf(buf, sizeof(buf), "%lu", start);
+	if (knob_set(FAILSLAB "require-start", buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%lu", end);
+	return knob_set(FAILSLAB "require-end", buf) ||
+	       knob_set(FAILSLAB "stacktrace-depth", "32") ||
+	       knob_set(FAILSLAB "task-filter", "N") ||
+	       knob_set(FAILSLAB "interval", "1") ||
+	       knob_set(FAILSLAB "times", "-1") ||
+	       knob_set(FAILSLAB "probability", "100") ? -1 : 0;
 }
 
 /*
@@ -96,7 +96,7 @@ static int work_item_faults(void)
 		goto out;
 	failed_before = st.failed;
 	dispatcher_state_free(&st);
-	if (fail_kworkers("20"))
+	if (fail_work_items())
 		goto out;
 	link = bpf_link_create(bpf_program__fd(skel->progs.xdp_mark), ifindex_of("rx0"), BPF_XDP,
 			       &(struct bpf_link_create_opts){
@@ -110,12 +110,15 @@ static int work_item_faults(void)
 		diag("the work item's allocations failing, the program did not run right");
 		goto out;
 	}
-	usleep(300000);
-	if (dispatcher_read("xdp", &st))
-		goto out;
-	failed_after = st.failed;
-	dispatcher_state_free(&st);
-	if (knob_set("/sys/kernel/debug/failslab/times", "0"))
+	/* The work item runs at once, and again a second after a failure. */
+	for (i = 0; i < 50 && failed_after <= failed_before; i++) {
+		usleep(100000);
+		if (dispatcher_read("xdp", &st))
+			goto out;
+		failed_after = st.failed;
+		dispatcher_state_free(&st);
+	}
+	if (knob_set(FAILSLAB "probability", "0"))
 		goto out;
 	/* The trim's retry, a second after a failed image, brings the jump. */
 	for (i = 0; i < 50 && !direct; i++) {
