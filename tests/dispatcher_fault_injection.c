@@ -12,7 +12,6 @@
  */
 #include <linux/if_link.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
