@@ -5,8 +5,9 @@
  * test bed: at 100 and 1024 attached XDP programs, each program's test run
  * returns its own mark, the newest one also sees real traffic through a
  * veth's native XDP, and the debugfs file lists exactly the attached set,
- * every program with a direct jump. With every program detached, the
- * image is trimmed away.
+ * every program with a direct jump, also after seconds of churn at 1024
+ * (programs detached and attached again while the work items read the
+ * set in batches). With every program detached, the image is trimmed away.
  */
 #include <linux/if_link.h>
 #include <stdlib.h>
@@ -19,6 +20,9 @@
 
 #define MAX_PROGS 1024
 #define TRAFFIC 100
+/* each churn round takes every CHURN_STRIDE-th program out and back */
+#define CHURN_STRIDE 5
+#define CHURN_MS 4000
 
 static const int checkpoints[] = { 100, MAX_PROGS };
 
@@ -101,7 +105,7 @@ static int check_traffic(struct xdp_mark *skel)
 TEST_CASE(dispatcher_no_cap, 600)
 {
 	static struct marked m[MAX_PROGS];
-	int n = 0, c, i, ret = KSFT_FAIL;
+	int n = 0, c, i, round, ret = KSFT_FAIL;
 	uint64_t t0 = now_ns();
 
 	if (!dispatcher_present()) {
@@ -135,6 +139,34 @@ TEST_CASE(dispatcher_no_cap, 600)
 		diag("%d programs: debugfs lists all with direct jumps; %d test runs and %d frames reached the right program",
 		     n, n, TRAFFIC);
 	}
+
+	/*
+	 * Churn at MAX_PROGS: programs leave (the set's last entry moves into
+	 * each one's place) and come back (appended) while the work items the
+	 * changes wake read the set in batches, its mutex dropped between
+	 * them. Every program ends listed, with its direct jump.
+	 */
+	t0 = now_ns();
+	for (round = 0; now_ns() - t0 < CHURN_MS * 1000000ull; round++) {
+		for (i = round % CHURN_STRIDE; i < n; i += CHURN_STRIDE) {
+			close(m[i].link);
+			m[i].link = -1;
+		}
+		usleep(50000);
+		for (i = round % CHURN_STRIDE; i < n; i += CHURN_STRIDE) {
+			char dev[16];
+
+			snprintf(dev, sizeof(dev), "nd%d", i);
+			m[i].link = xdp_link(bpf_program__fd(m[i].skel->progs.xdp_mark),
+					     ifindex_of(dev), XDP_FLAGS_SKB_MODE);
+			if (m[i].link < 0)
+				goto out;
+		}
+	}
+	if (expect_set(m, n, 20000))
+		goto out;
+	diag("%d rounds of churn, %d programs out and back in each: all listed with direct jumps",
+	     round, (n + CHURN_STRIDE - 1) / CHURN_STRIDE);
 
 	/* All detached: nothing listed at once; the image trimmed away soon. */
 	for (i = n - 1; i >= 0; i--) {
