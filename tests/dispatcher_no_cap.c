@@ -20,7 +20,10 @@
 
 #define MAX_PROGS 1024
 #define TRAFFIC 100
-/* each churn round takes every CHURN_STRIDE-th program out and back */
+/*
+ * each churn round takes every CHURN_STRIDE-th program out and back, from
+ * one of CHURN_STRIDE - 1 groups in turn; the last group stays
+ */
 #define CHURN_STRIDE 5
 #define CHURN_MS 4000
 
@@ -58,6 +61,30 @@ static int expect_set(const struct marked *m, int n, int timeout_ms)
 		dispatcher_state_free(&st);
 		usleep(20000);
 	}
+}
+
+/*
+ * Churn leaves every CHURN_STRIDE-th program attached throughout: each of
+ * those must be listed with its direct jump at any time, whatever image
+ * the work items make meanwhile. 0 if so.
+ */
+static int steady_direct(const struct marked *m, int n)
+{
+	struct dispatcher_state st;
+	int i, lost = 0;
+
+	if (dispatcher_read("xdp", &st))
+		return -1;
+	for (i = CHURN_STRIDE - 1; i < n; i += CHURN_STRIDE) {
+		bool direct = false;
+
+		if (!dispatcher_lists(&st, m[i].id, &direct) || !direct)
+			lost++;
+	}
+	dispatcher_state_free(&st);
+	if (lost)
+		diag("%d programs attached throughout the churn lost their direct jump", lost);
+	return lost ? -1 : 0;
 }
 
 static int image_gone(int timeout_ms)
@@ -144,16 +171,21 @@ TEST_CASE(dispatcher_no_cap, 600)
 	 * Churn at MAX_PROGS: programs leave (the set's last entry moves into
 	 * each one's place) and come back (appended) while the work items the
 	 * changes wake read the set in batches, its mutex dropped between
-	 * them. Every program ends listed, with its direct jump.
+	 * them. The programs that stay keep their direct jumps throughout;
+	 * every program ends listed, with its direct jump.
 	 */
 	t0 = now_ns();
 	for (round = 0; now_ns() - t0 < CHURN_MS * 1000000ull; round++) {
-		for (i = round % CHURN_STRIDE; i < n; i += CHURN_STRIDE) {
+		int group = round % (CHURN_STRIDE - 1);
+
+		for (i = group; i < n; i += CHURN_STRIDE) {
 			close(m[i].link);
 			m[i].link = -1;
 		}
 		usleep(50000);
-		for (i = round % CHURN_STRIDE; i < n; i += CHURN_STRIDE) {
+		if (steady_direct(m, n))
+			goto out;
+		for (i = group; i < n; i += CHURN_STRIDE) {
 			char dev[16];
 
 			snprintf(dev, sizeof(dev), "nd%d", i);
@@ -163,9 +195,9 @@ TEST_CASE(dispatcher_no_cap, 600)
 				goto out;
 		}
 	}
-	if (expect_set(m, n, 20000))
+	if (steady_direct(m, n) || expect_set(m, n, 20000))
 		goto out;
-	diag("%d rounds of churn, %d programs out and back in each: all listed with direct jumps",
+	diag("%d rounds of churn, %d programs out and back in each: those that stayed kept their direct jumps, all listed with direct jumps",
 	     round, (n + CHURN_STRIDE - 1) / CHURN_STRIDE);
 
 	/* All detached: nothing listed at once; the image trimmed away soon. */
