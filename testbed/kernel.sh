@@ -39,13 +39,14 @@ esac
 out=${OUT:-$out}
 tree_has_git || die "no kernel tree in $TREE: run 'make tree'"
 
-# The upstream build uses a second checkout of 'base', so the patched tree
-# is never touched.
+# The upstream build uses a second checkout, of 'base' and the test bed's
+# own patches (sub/testbed: selftests fixes and one stable backport the
+# tests need, testbed/patches/), so the patched tree is never touched.
 case $flavour in upstream|upstream-selftests)
 	if [ ! -d "$src/.git" ] && [ ! -f "$src/.git" ]; then
-		git -C "$TREE" worktree add -q --detach "$src" base
+		git -C "$TREE" worktree add -q --detach "$src" sub/testbed
 	else
-		git -C "$src" checkout -q --detach base
+		git -C "$src" checkout -q --detach sub/testbed
 	fi
 esac
 

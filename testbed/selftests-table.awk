@@ -1,6 +1,6 @@
 # make selftests: test_progs' logs, one per kernel, and test_xsk.sh's,
 # into one table.
-#   awk -f selftests-table.awk -v kernels="upstream patched ..." LOG... XSKLOG...
+#   awk -f selftests-table.awk -v kernels="upstream patched ..." -v skips=SKIPS LOG... XSKLOG...
 # (each kind of log in the order of kernels). A row per test and subtest,
 # and per xskxceiver test (named by its run, softirq or busy-poll, and its
 # number, which is the same on every kernel: a skipped one prints no
@@ -14,6 +14,20 @@ BEGIN {
 	for (i = 1; i <= nk; i++)
 		if (kname[i] == "upstream")
 			up = i
+	# SKIPS: a name's regex, a tab, why it skips
+	while (skips && (getline line < skips) > 0) {
+		if (line ~ /^#/ || line !~ /\t/)
+			continue
+		nskip++
+		skip_re[nskip] = "^(" substr(line, 1, index(line, "\t") - 1) ")$"
+		skip_why[nskip] = substr(line, index(line, "\t") + 1)
+	}
+}
+function skip_reason(name,    i) {
+	for (i = 1; i <= nskip; i++)
+		if (name ~ skip_re[i])
+			return skip_why[i]
+	return ""
 }
 # The column is the file's place on the command line: an empty log (a
 # run that never started) still takes its own.
@@ -96,7 +110,13 @@ END {
 				bad[++nbad] = sprintf("%s: %s on %s%s", name, r, kname[j], u)
 			}
 		}
-		printf "%s\n", name in label ? "  " label[name] : ""
+		skipped = 0
+		for (j = 1; j <= nk; j++)
+			skipped += ((name, j) in result) && result[name, j] == "SKIP"
+		why = skipped ? skip_reason(name) : ""
+		if (skipped && why == "")
+			unexplained[++nun] = name
+		printf "%s%s\n", name in label ? "  " label[name] : "", why != "" ? "  (skip: " why ")" : ""
 	}
 	printf "\n"
 	for (j = 1; j <= nk; j++) {
@@ -112,6 +132,11 @@ END {
 				bad[++nbad] = sprintf("test_xsk.sh made %d runs on %s, want 2 (softirq, busy-poll)",
 					xsk_runs[j], kname[j])
 		}
+	}
+	if (nun) {
+		printf "\nskips without a reason in testbed/selftests/SKIPS: %d\n", nun
+		for (i = 1; i <= nun; i++)
+			printf "  %s\n", unexplained[i]
 	}
 	if (nbad) {
 		printf "\nFAILED: %d\n", nbad

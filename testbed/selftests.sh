@@ -12,6 +12,9 @@
 #   selftests.sh build   only build test_progs (and the patched selftests
 #                        kernel whose BTF it is built against): make run
 #                        runs its xdp_perf on the test bed's kernels
+#   selftests.sh table   only make the table from the logs of earlier runs
+#                        (one run per kernel, side by side: the whole suite
+#                        takes about 40 minutes a kernel under TCG)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,7 +37,23 @@ kdir_of() {
 for k in $kernels; do kdir_of "$k" >/dev/null; done
 
 mode=${1:-run}
-case $mode in build|run) ;; *) die "usage: selftests.sh [build|run]" ;; esac
+case $mode in build|run|table) ;; *) die "usage: selftests.sh [build|run|table]" ;; esac
+
+# 6. The table: one row per test and subtest, a column per kernel.
+table() {
+	awk -f "$TOP/testbed/selftests-table.awk" -v selection="$selection" -v kernels="$kernels" \
+		-v skips="$lists/SKIPS" "$@" >"$results/selftests.txt"
+}
+if [ "$mode" = table ]; then
+	logs=()
+	for k in $kernels; do logs+=("$results/selftests-$k.log"); done
+	for k in $kernels; do logs+=("$results/test_xsk-$k.log"); done
+	for f in "${logs[@]}"; do [ -f "$f" ] || die "no log $f: run make selftests first"; done
+	status=0
+	table "${logs[@]}" || status=1
+	cat "$results/selftests.txt"
+	exit "$status"
+fi
 
 # 1. The kernels: the selftests' own config on top of the test bed's.
 if [ "$mode" = build ]; then
@@ -151,9 +170,6 @@ for k in $kernels; do
 	xsk_logs+=("$xsk_log")
 done
 
-# 6. The table: one row per test and subtest, a column per kernel.
-awk -f "$TOP/testbed/selftests-table.awk" -v selection="$selection" -v kernels="$kernels" "${logs[@]}" "${xsk_logs[@]}" \
-	>"$results/selftests.txt" ||
-	status=1
+table "${logs[@]}" "${xsk_logs[@]}" || status=1
 cat "$results/selftests.txt"
 exit "$status"
