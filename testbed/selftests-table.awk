@@ -6,9 +6,10 @@
 # number, which is the same on every kernel: a skipped one prints no
 # name): OK,
 # SKIP, FAIL, or "-" where the kernel's run never reported it. Exits 1
-# when a test fails or is missing on a patched kernel and did not fail on
-# upstream (a test of the series that skips on upstream counts too), or
-# when a run did not finish.
+# when a test fails on a patched kernel and did not fail on upstream, or
+# is missing on it where upstream reported it and did not fail (a test of
+# the series that skips on upstream counts too), or when a run did not
+# finish.
 BEGIN {
 	nk = split(kernels, kname, " ")
 	for (i = 1; i <= nk; i++)
@@ -101,7 +102,8 @@ END {
 			printf "  %-11s", r
 			if (j == up)
 				continue
-			if ((r == "FAIL" || r == "-") && ur != "FAIL") {
+			# a failure upstream has not, or a test it reports and this one not
+			if ((r == "FAIL" && ur != "FAIL") || (r == "-" && ur != "-" && ur != "FAIL")) {
 				u = ""
 				if (up)
 					u = ur == "-" ? ", not reported on upstream" : ", " ur " on upstream"
