@@ -48,7 +48,12 @@ int dispatcher_read(const char *name, struct dispatcher_state *st)
 		    sscanf(line, "failed %lu", &st->failed) == 1)
 			continue;
 		if (!strncmp(line, "policy ", 7)) {
+			const char *counts = strstr(line, " calls ");
 			int k;
+
+			if (counts)
+				sscanf(counts, " calls %llu switches %llu", &st->profile_calls,
+				       &st->profile_switches);
 
 			/* "policy tree ..." or "policy chain K ..." */
 			if (sscanf(line, "policy chain %d", &k) == 1)

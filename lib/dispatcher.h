@@ -22,6 +22,8 @@ struct dispatcher_state {
 	unsigned long updates;
 	unsigned long failed;
 	char policy[32];		/* "tree" or "chain N" */
+	/* what the last profile counted: calls, and switches between programs */
+	unsigned long long profile_calls, profile_switches;
 	unsigned long nr;		/* entries parsed */
 	struct dispatcher_prog *entries;
 	/* images of several programs of one hook (bpf_mprog) in the set */
