@@ -33,6 +33,7 @@
  */
 static int count_on_veth(struct xdp_count **skel)
 {
+	uint32_t id;
 	int link;
 
 	*skel = NULL;
@@ -49,6 +50,15 @@ static int count_on_veth(struct xdp_count **skel)
 		diag("attach failed");
 		xdp_count__destroy(*skel);
 		*skel = NULL;
+		return link;
+	}
+	/* A work item publishes the image, after the attach: wait for it. */
+	id = prog_id(bpf_program__fd((*skel)->progs.xdp_count));
+	if (dispatcher_present() && dispatcher_expect("xdp", &id, 1, true, 10000)) {
+		close(link);
+		xdp_count__destroy(*skel);
+		*skel = NULL;
+		return -1;
 	}
 	return link;
 }
