@@ -118,7 +118,7 @@ test: $(guest_kernel) tests perf
 				-t xdp_native_counts_veth -t xdp_native_counts_virtio \
 				-t xdp_test_run_repeat_1 -t xdp_test_run_repeat_1000 -t tc_dispatcher_hooks \
 				-t sk_lookup_dispatcher_steer -t netkit_dispatcher -t mprog_images \
-				-t xdp_mprog_counts_veth \
+				-t xdp_mprog_counts_veth -t xdp_chain_actions_native \
 				-t flow_dissector_dispatcher" testbed/vm.sh; \
 	fi
 	@echo "==> running the tests in the guest ($(KERNEL) kernel)"
