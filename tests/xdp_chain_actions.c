@@ -229,6 +229,13 @@ static int setup(struct xdp_count **echo, int *echo_link)
 	return *echo ? 0 : -1;
 }
 
+static void teardown(struct xdp_count *echo, int echo_link)
+{
+	if (echo_link >= 0)
+		close(echo_link);
+	xdp_count__destroy(echo);
+}
+
 /* The .bss of the program named xdp_verdict_<slot> that xdp-loader loaded. */
 static int find_loaded(void)
 {
@@ -316,9 +323,7 @@ TEST_CASE(xdp_chain_actions_libxdp, 300)
 			close(bss_fd[s]);
 	run_cmd("xdp-loader unload --all %s", RX);
 out:
-	if (echo_link >= 0)
-		close(echo_link);
-	xdp_count__destroy(echo);
+	teardown(echo, echo_link);
 	return ret;
 }
 
@@ -367,8 +372,6 @@ out:
 			close(links[s]);
 		bpf_object__close(objs[s]);
 	}
-	if (echo_link >= 0)
-		close(echo_link);
-	xdp_count__destroy(echo);
+	teardown(echo, echo_link);
 	return ret;
 }
