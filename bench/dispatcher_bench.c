@@ -64,7 +64,10 @@
  *                               stops a chain at 33 tail calls, N <= 32)
  *                       mprog   the series' attach (BPF_XDP_NATIVE):
  *                               one program, the program itself; more, a
- *                               chain; nothing on a kernel without it
+ *                               chain; nothing on a kernel without it,
+ *                               nor where built on a uapi without it
+ *                               (HAVE_XDP_MPROG 0: 7.3, until series/7's
+ *                               redesign)
  *                       run.sh boots with VM_ICOUNT=1 for them: 1e9 / rate
  *                       is the guest's instructions per frame
  *
@@ -923,6 +926,7 @@ static int chain_print(const char *how, int n, double pps)
 	return 0;
 }
 
+#if HAVE_XDP_MPROG
 /*
  * BPF_XDP_NATIVE links: N - 1 xdp_pass and xdp_drop, in that order. 1
  * where the kernel refuses the first (a kernel without the attach).
@@ -965,6 +969,14 @@ out:
 	xdp_drop__destroy(drop);
 	return err;
 }
+#else
+/* Built on a uapi without the attach: no mprog rows, as a kernel without it. */
+static int chain_mprog(int n)
+{
+	diag("mprog: SKIP %s: no mprog rows", XDP_MPROG_MISSING);
+	return 1;
+}
+#endif
 
 /* xdp-loader, as an operator runs it: the passers, then the dropper after them. */
 static int chain_libxdp(int n)

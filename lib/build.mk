@@ -10,10 +10,12 @@ LIB := ../lib
 
 # The tree's AF_XDP socket helpers (the selftests' xsk.c and xsk.h), last
 # in the search path: xsk.c alone is built on the tree's tools headers.
+# After them the tree's tools headers, for what TOOLS_FILTER_H includes
+# as <uapi/linux/filter.h> (7.3's does; 6.12's includes only linux/bpf.h).
 XSK_DIR := $(TREE)/tools/testing/selftests/bpf
 CFLAGS := -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(SKEL) -I$(LIB) -I../progs \
 	-I$(LIBBPF)/include -I$(UAPI) -DTOOLS_FILTER_H='"$(TREE)/tools/include/linux/filter.h"' \
-	-idirafter $(XSK_DIR)
+	-idirafter $(XSK_DIR) -idirafter $(TREE)/tools/include
 XSK_OBJ := $(OUT)/xsk.o
 LDLIBS := $(LIBBPF)/lib/libbpf.a -lelf -lz
 LIBSRCS := $(wildcard $(LIB)/*.c)

@@ -293,6 +293,16 @@ static int mprogs_named(const char *name, const char *sym, int *direct)
 	return n;
 }
 
+bool dispatcher_has_mprog_images(void)
+{
+	/* the kernel's text does not change: read /proc/kallsyms once */
+	static int has = -1;
+
+	if (has < 0)
+		has = kallsyms_has("bpf_mprog_image_update");
+	return has;
+}
+
 int dispatcher_expect_mprogs(const char *name, const char *sym, int n, int ms)
 {
 	uint64_t deadline = now_ns() + ms * 1000000ull;
@@ -300,7 +310,7 @@ int dispatcher_expect_mprogs(const char *name, const char *sym, int n, int ms)
 
 	if (!dispatcher_present())
 		return 0;
-	if (dispatcher_images_off())
+	if (dispatcher_images_off() || !dispatcher_has_mprog_images())
 		n = 0;
 	for (;;) {
 		got = mprogs_named(name, sym, &direct);

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
 	# the kernel source, and what building it needs
-	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
+	$SRC_PACKAGE build-essential bc bison flex libelf-dev libssl-dev
 	dwarves ccache cpio kmod xz-utils git perl python3
 	# the guest
 	qemu-system-x86 iproute2 procps util-linux
@@ -38,9 +38,42 @@ fi
 if [ "$(id -u)" -ne 0 ]; then
 	die "missing packages and not root; run as root, or: sudo apt-get install ${missing[*]}"
 fi
+# linux-source-7.3 comes from trixie-backports, an arch-independent package
+# that needs only binutils and xz-utils. Add that suite on the mirror this
+# machine already uses for Debian, pinned so that nothing else comes from it.
+backports_sources=/etc/apt/sources.list.d/testbed-trixie-backports.sources
+backports_pin=/etc/apt/preferences.d/testbed-trixie-backports
+add_trixie_backports() {
+	local mirror
+	mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
+		 awk '$2 ~ /^bookworm(-updates)?$/ && $1 ~ /\/debian\/$/ { print $1; exit }')
+	[ -n "$mirror" ] || die "no Debian bookworm mirror in this machine's apt sources to take trixie-backports from (needed for $SRC_PACKAGE)"
+	step "adding trixie-backports ($mirror) for $SRC_PACKAGE alone"
+	cat >"$backports_sources" <<-EOF
+	Types: deb
+	URIs: $mirror
+	Suites: trixie-backports
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	cat >"$backports_pin" <<-EOF
+	Package: *
+	Pin: release n=trixie-backports
+	Pin-Priority: 1
+
+	Package: $SRC_PACKAGE
+	Pin: release n=trixie-backports
+	Pin-Priority: 500
+	EOF
+}
+
 step "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
+if [[ " ${missing[*]} " == *" $SRC_PACKAGE "* ]] && [ -z "$(apt-cache policy "$SRC_PACKAGE" | awk '/Candidate:/ && $2 != "(none)"')" ]; then
+	add_trixie_backports
+	apt-get update -q >/dev/null
+fi
 apt-get install -y -q --no-install-recommends "${missing[@]}" >"$BUILD.apt.log" 2>&1 ||
 	{ tail -n 20 "$BUILD.apt.log"; die "apt-get install failed (log: $BUILD.apt.log)"; }
 rm -f "$BUILD.apt.log"

@@ -5,8 +5,10 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 TREE=$BUILD/linux
 SERIES=$TOP/series
-SRC_TARBALL=${SRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-SRC_PACKAGE=linux-source-6.12
+# Debian's linux-source-7.3 (trixie-backports; make deps pins it).
+SRC_SERIES=7.3
+SRC_PACKAGE=linux-source-$SRC_SERIES
+SRC_TARBALL=${SRC_TARBALL:-/usr/src/$SRC_PACKAGE.tar.xz}
 
 say() { printf '%s\n' "$*"; }
 step() { printf '==> %s\n' "$*"; }

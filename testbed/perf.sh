@@ -15,7 +15,11 @@ mkdir -p "$out"
 step "building perf from ${src#$TOP/}/tools/perf into ${out#$TOP/} (log: ${out#$TOP/}/build.log)"
 start=$(date +%s)
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
-if ! make -C "$src/tools/perf" O="$out" CC="ccache gcc" -j"$(nproc)" \
+# AR=gcc-ar: plain ar tries every plugin of /usr/lib/bfd-plugins on each
+# object, and Debian 12's LLVMgold-14.so (llvm-14-linker-tools) aborts on
+# 7.3's perf-test-in.o ("LLVM ERROR: Invalid encoding"); gcc-ar names
+# GCC's LTO plugin, the only one these objects could need.
+if ! make -C "$src/tools/perf" O="$out" CC="ccache gcc" AR=gcc-ar -j"$(nproc)" \
 	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBLLVM=1 NO_JEVENTS=1 >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || tail -n 20 "$out/build.log" >&2
 	die "perf build failed (log: ${out#$TOP/}/build.log)"

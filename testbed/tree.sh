@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make tree: build/linux = Debian's linux-source-6.12, one commit tagged
+# make tree: build/linux = Debian's linux-source-7.3, one commit tagged
 # 'base', with testbed/patches/ and then each submission of series/ (in
 # the order of their directories) applied on top by git am; the branch
 # sub/<name> marks where each ends.
@@ -34,10 +34,10 @@ guard_tree_work "rebuild it from series/"
 
 if [ "$(git -C "$TREE" config testbed.source-version 2>/dev/null || true)" != "$version" ]; then
 	step "extracting $SRC_TARBALL ($SRC_PACKAGE $version) into build/linux"
-	rm -rf "$TREE" "$BUILD/linux-source-6.12"
+	rm -rf "$TREE" "$BUILD/$SRC_PACKAGE"
 	mkdir -p "$BUILD"
 	tar -xJf "$SRC_TARBALL" -C "$BUILD"
-	mv "$BUILD/linux-source-6.12" "$TREE"
+	mv "$BUILD/$SRC_PACKAGE" "$TREE"
 	step "committing the pristine tree as 'base'"
 	git -C "$TREE" init -q -b work
 	git -C "$TREE" config testbed.source-version "$version"

@@ -4,7 +4,8 @@
  * /proc/kallsyms while a program is attached, and perf attributes samples
  * to it while test runs go through it; its bytes only to those allowed
  * raw kernel addresses; perf annotate names it and lists its bytes, and
- * names an image of several tcx programs too.
+ * names an image of several tcx programs too (where the kernel makes one:
+ * series/6, not carried to 7.3, is being redesigned; else that test skips).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -276,7 +277,7 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 	size_t len = 0, len_again, nseen = 0;
 	double in_image = 0, outside = 0;
 	char cmd[256], line[1024];
-	int status, prog_fd, i, stable = 0;
+	int status, prog_fd, link, i, stable = 0;
 	struct xdp_mark *skel;
 	bool first_ok = false, named = false;
 	pid_t perf;
@@ -289,6 +290,14 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 	skel = xdp_mark__open_and_load();
 	TEST_ASSERT(skel, "loading xdp_mark failed");
 	prog_fd = bpf_program__fd(skel->progs.xdp_mark);
+	/*
+	 * Attached, the program stays in the set between test runs: a test
+	 * run enters it and leaves, and a trim that comes between two would
+	 * publish an image without it, and the next run one with it again.
+	 */
+	TEST_ASSERT(!enter_netns() && !dummy_dev("pa0"), "no dummy device");
+	link = xdp_link(prog_fd, ifindex_of("pa0"), XDP_FLAGS_SKB_MODE);
+	TEST_ASSERT(link >= 0, "attaching xdp_mark to pa0 failed");
 
 	/* perf's kcore copy must hold the image: let the policy settle on
 	 * one (nothing published for 2 s, 30 s at most) before recording.
@@ -375,6 +384,7 @@ TEST_CASE(dispatcher_visible_perf_annotate, 120)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", data);
 	if (system(cmd))
 		diag("%s failed", cmd);
+	close(link);
 	xdp_mark__destroy(skel);
 
 	diag("%s at %#lx, %zu bytes: perf annotate printed %zu of them; %.2f%% of its samples on them, %.2f%% on what kallsyms sizes after them",
@@ -412,6 +422,8 @@ TEST_CASE(dispatcher_visible_perf_mprog, 180)
 		diag("no dispatcher images on this kernel or boot");
 		return KSFT_SKIP;
 	}
+	if (!dispatcher_has_mprog_images())
+		TEST_SKIP("%s", MPROG_IMAGES_MISSING);
 	if (enter_netns() || veth_pair("tx0", "rx0"))
 		return KSFT_FAIL;
 	next = netkit_count_load(TCX_NEXT);

@@ -10,7 +10,10 @@
  * see them, after each attach, replace, link update, detach and link
  * release, and while a program is attached and detached again and again
  * under traffic. With images off (or on a kernel without the series) the
- * same traffic counts the same, and no image is made.
+ * same traffic counts the same, and no image is made. A kernel with the
+ * dispatcher but without images of several programs (series/6, not
+ * carried to 7.3: being redesigned) has its traffic checked the same,
+ * then the test skips.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -230,13 +233,15 @@ static int netkit_scenario(void)
 
 TEST_CASE(mprog_images, 180)
 {
-	bool listing = dispatcher_present();
+	bool listing = dispatcher_present(), mprogs = dispatcher_has_mprog_images();
 	int ret = KSFT_FAIL;
 
-	images = listing && !dispatcher_images_off();
+	images = listing && mprogs && !dispatcher_images_off();
 	if (!listing)
 		diag("no %s: a kernel without this series' dispatcher; the traffic is still checked",
 		     DISPATCHER_DEBUGFS);
+	else if (!mprogs)
+		diag("%s: the traffic is still checked", MPROG_IMAGES_MISSING);
 	else if (!images)
 		diag("images off: every hook runs its programs one by one; the traffic is checked");
 	if (enter_netns() || veth_pair("v0", "v1") || link_up("v0") || link_up("v1"))
@@ -246,6 +251,10 @@ TEST_CASE(mprog_images, 180)
 	if (netkit_counts_load(progs, verdicts, NPROGS) || scenario() || netkit_scenario())
 		goto out;
 	ret = listing ? KSFT_PASS : KSFT_SKIP;
+	if (listing && !mprogs) {
+		diag("SKIP %s", MPROG_IMAGES_MISSING);
+		ret = KSFT_SKIP;
+	}
 out:
 	netkit_counts_free(progs, NPROGS);
 	return ret;

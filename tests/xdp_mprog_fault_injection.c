@@ -6,6 +6,8 @@
  * nothing: the hook lists the programs it had, at its revision, and
  * frames count in them and in no other. One that succeeds runs the new
  * program too. A release never fails, and leaves the others running.
+ * Built on a uapi without BPF_XDP_NATIVE (HAVE_XDP_MPROG 0: 7.3, until
+ * series/7's redesign), the test only skips.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "knob.h"
 #include "xdp_count.skel.h"
 
+#if HAVE_XDP_MPROG
 #define MAX_NTH		200
 #define FRAMES		20
 
@@ -158,3 +161,6 @@ TEST_CASE(xdp_mprog_fault_injection, 300)
 		xdp_count__destroy(progs[p]);
 	return ret;
 }
+#else
+TEST_CASE_SKIP(xdp_mprog_fault_injection, XDP_MPROG_MISSING)
+#endif
