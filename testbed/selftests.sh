@@ -67,9 +67,15 @@ fi
 # tests) against the patched kernel's BTF. CO-RE relocates its programs
 # on the upstream kernel.
 selftests_src=$TREE/tools/testing/selftests/bpf
+# -mcpu=v4 with the BPF target: 7.3's libarena needs what LLVM 20 emits
+# by default (32-bit atomics) and signed division; clang-19 defaults to v1.
+# The runners' own rules name their -mcpu after it, which wins.
+# O= names the kernel build test_kmods/ builds its modules against (7.3
+# takes it where it holds a Module.symvers; a KDIR= given on the command
+# line would reach kbuild's own make and send it to the source tree).
 st_make=(make -C "$selftests_src" OUTPUT="$out/build" VMLINUX_BTF="$BUILD/kernel-selftests/vmlinux"
-	KDIR="$BUILD/kernel-selftests" CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19
-	CC="ccache gcc" HOSTCC="ccache gcc")
+	O="$BUILD/kernel-selftests" CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19
+	CC="ccache gcc" HOSTCC="ccache gcc" BPF_TARGET_ENDIAN="--target=bpfel -mcpu=v4")
 step "building test_progs and xskxceiver in ${out#$TOP/}/build (log: ${out#$TOP/}/build.log)"
 # The tree's Makefile compiles each test from inside OUTPUT ("cd $(@D)"),
 # so its .test.d files name the generated skeletons relative to OUTPUT,
