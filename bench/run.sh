@@ -23,7 +23,8 @@ run() {	# run NAME KERNEL APPEND I: the I-th run on a kernel, into bench-NAME.I.
 	# back to) far dearer than a jump, which no CPU does: it ranked tail
 	# calls above direct calls.
 	KERNEL=$2 VM_APPEND=$3 VM_ICOUNT=1 \
-		CMD="$bench redirect >>$out.tmp && $bench chains >>$out.tmp" \
+		CMD="$bench redirect >>$out.tmp && $bench chains >>$out.tmp &&
+			$bench xdp-perf | sed 's/_perf_ns\./_perf_insns./' >>$out.tmp" \
 		VM_TIMEOUT=1800 "$TOP/testbed/vm.sh" >/dev/null ||
 		die "the redirect or chains benchmark failed on the $1 kernel"
 	mv "$out.tmp" "$out"
@@ -65,6 +66,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xsk_redirect_ns xsk_rx_per_s xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
 		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024 \
 		 tc_perf_ns.0 tc_perf_ns.1 tc_perf_ns.48 tc_perf_ns.49 tc_perf_ns.1024 \
+		 xdp_perf_insns.0 xdp_perf_insns.1 xdp_perf_insns.48 xdp_perf_insns.1024 \
+		 tc_perf_insns.0 tc_perf_insns.1 tc_perf_insns.48 tc_perf_insns.1024 \
 		 flow_dissector_perf_ns sk_lookup_perf_ns sk_lookup_udp_per_s netkit_frames_per_s; do
 		u=$(val upstream "$k"); p=$(val patched "$k"); o=$(val off "$k")
 		printf '%-34s %12s %12s %12s %10s\n' "$k" "$u" "$p" "$o" "$(gain "$k" "$u" "$p")"
@@ -73,6 +76,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 	echo "gain: how many times better patched is than upstream (cost ratio, or rate ratio)"
 	echo "xdp_perf_ns.N: ns/run of a trivial XDP program with N other programs attached"
 	echo "tc_perf_ns.N: ns/run of a trivial SCHED_CLS program with N other tc programs attached"
+	echo "xdp_perf_insns.N, tc_perf_insns.N: the same runs booted with QEMU -icount shift=0:"
+	echo "  guest instructions per run (base's code where the patched kernel is booted off)"
 	echo "attach_detach_new_us, test_run_new_us.2: a program new to the dispatcher each time"
 	echo "test_run_us.R: one BPF_PROG_TEST_RUN call, repeat R, program attached nowhere"
 	echo "parallel_calls_per_s.P: repeat=2 test runs per second from P processes"
