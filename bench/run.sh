@@ -77,7 +77,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 	echo "xdp_perf_ns.N: ns/run of a trivial XDP program with N other programs attached"
 	echo "tc_perf_ns.N: ns/run of a trivial SCHED_CLS program with N other tc programs attached"
 	echo "xdp_perf_insns.N, tc_perf_insns.N: the same runs booted with QEMU -icount shift=0:"
-	echo "  guest instructions per run (base's code where the patched kernel is booted off)"
+	echo "  guest instructions per run"
 	echo "attach_detach_new_us, test_run_new_us.2: a program new to the dispatcher each time"
 	echo "test_run_us.R: one BPF_PROG_TEST_RUN call, repeat R, program attached nowhere"
 	echo "parallel_calls_per_s.P: repeat=2 test runs per second from P processes"
