@@ -26,7 +26,7 @@ guest_kernel := $(or $(kernel_for_$(KERNEL)),unknown-kernel)
 unknown-kernel:
 	@echo "error: KERNEL=$(KERNEL): use patched, upstream, cfi, debug, selftests or upstream-selftests" >&2; exit 2
 
-.PHONY: unknown-kernel help run test test-debug kernel-debug kernel-cfi kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream libbpf progs tests bench-bin bench fuzz bench-cpu vm check clean perf
+.PHONY: unknown-kernel help run test test-debug kernel-debug kernel-cfi kernel-alone kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream libbpf progs tests bench-bin bench fuzz bench-cpu vm check clean perf
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile
@@ -52,6 +52,10 @@ kernel-debug: tree
 # clang-19 with kCFI: make test KERNEL=cfi boots it.
 kernel-cfi: tree
 	@testbed/kernel.sh cfi
+
+# One submission on base alone (SUBMISSION=4-bpf-next-devmap), for its figures.
+kernel-alone: tree
+	@testbed/alone.sh
 
 # The selftests' config on top of ours, for make selftests.
 kernel-selftests: tree
