@@ -26,7 +26,7 @@ guest_kernel := $(or $(kernel_for_$(KERNEL)),unknown-kernel)
 unknown-kernel:
 	@echo "error: KERNEL=$(KERNEL): use patched, upstream, cfi, debug, selftests or upstream-selftests" >&2; exit 2
 
-.PHONY: unknown-kernel help run test test-debug kernel-debug kernel-cfi kernel-alone kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream libbpf progs tests bench-bin bench fuzz bench-cpu vm check clean perf
+.PHONY: unknown-kernel help run test test-debug kernel-debug kernel-cfi kernel-alone kernel-selftests kernel-upstream-selftests selftests matrix deps tree export kernel kernel-upstream libbpf xdp-tools progs tests bench-bin bench fuzz bench-cpu vm check clean perf
 
 help:
 	@sed -n '3,8s/^# \?//p' Makefile
@@ -81,6 +81,11 @@ perf: tree
 libbpf: tree
 	@testbed/libbpf.sh
 
+# xdp-tools (xdp-bench, xdp-loader, libxdp) from ../shared/vendor/xdp-tools.bundle
+# on that libbpf, into build/xdp-tools/install: Debian 12's xdp-bench cannot load on 7.3.
+xdp-tools: libbpf
+	@testbed/xdp-tools.sh
+
 userspace := UAPI=$(BUILD)/uapi/usr/include LIBBPF=$(BUILD)/libbpf TREE=$(BUILD)/linux
 progs: libbpf
 	@$(MAKE) -s -C progs OUT=$(BUILD)/progs $(userspace)
@@ -119,11 +124,11 @@ test: $(guest_kernel) tests perf
 		echo "==> the patched kernel booted with bpf_dispatcher=off" && \
 		VM_APPEND=bpf_dispatcher=off VM_TIMEOUT=600 \
 			CMD="$(BUILD)/tests/runner -t dispatcher_mode -t dispatcher_calls_in_place \
-				-t xdp_native_counts_veth -t xdp_native_counts_virtio \
+				-t xdp_native_counts_veth -t xdp_native_counts_virtio -t xdp_native_counts_igb \
 				-t xdp_test_run_repeat_1 -t xdp_test_run_repeat_1000 -t tc_dispatcher_hooks \
 				-t sk_lookup_dispatcher_steer -t netkit_dispatcher -t mprog_images \
 				-t xdp_mprog_counts_veth -t xdp_chain_actions_native \
-				-t flow_dissector_dispatcher" testbed/vm.sh; \
+				-t flow_dissector_dispatcher -t xsk_redirect_zero_copy_igb" testbed/vm.sh; \
 	fi
 	@echo "==> running the tests in the guest ($(KERNEL) kernel)"
 	@CMD="$(BUILD)/tests/runner" VM_TIMEOUT=$${VM_TIMEOUT:-1800} testbed/vm.sh
@@ -135,7 +140,7 @@ test-debug: kernel-debug tests perf
 
 # The harness on this CPU, then xdp-bench, xdp_perf and the annotated
 # images on the patched kernel, it booted with bpf_dispatcher=off, upstream.
-run: kernel kernel-upstream tests bench-bin perf
+run: kernel kernel-upstream tests bench-bin perf xdp-tools
 	@bench/make-run.sh
 
 clean:

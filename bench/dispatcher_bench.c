@@ -36,6 +36,13 @@
  *                       traffic into a veth, this process emptying its ring
  *                       when poll() says (with VM_ICOUNT=1: guest
  *                       instructions set the pace)
+ *   igb_devmap_per_s    frames per second pktgen's traffic from the first
+ *                       igb NIC has redirected by the second through a
+ *                       devmap out of the third (native XDP in igb's NAPI
+ *                       path; where the guest has igb)
+ *   igb_xsk_zc_per_s.Q  frames per second zero-copy AF_XDP sockets on Q
+ *                       queues of the second igb NIC take of that traffic,
+ *                       from 256 source addresses (rxdrop)
  *
  *   flow_dissector_perf_ns  ns per run of a flow dissector program (it
  *                       counts, and hands the packet back to the kernel's
@@ -514,8 +521,160 @@ out:
 	return ret;
 }
 
+/*
+ * igb, where the guest has three ports (testbed/vm.sh): the first two
+ * joined by a QEMU hub, the third alone. Up, their links running: 0.
+ */
+static int igb_ports(char nics[3][16])
+{
+	int i;
+
+	if (driver_devs("igb", nics, 3) < 3)
+		return -1;
+	for (i = 0; i < 3; i++)
+		if (link_up(nics[i]) || wait_running(nics[i], 10000))
+			return -1;
+	return 0;
+}
+
+#define IGB_QUEUES	2	/* the guest's vCPUs: igb's queue pairs */
+
+/*
+ * Frames a second while pktgen sends from @tx (from @flows source
+ * addresses) to @rx: how fast *@counter rises or, with @n AF_XDP
+ * sockets, how many they take, emptied as poll() wakes this process.
+ * After a second of warm-up, the median of RATE_SAMPLES one-second counts.
+ */
+static double pktgen_rate(const char *tx, const char *rx, int flows, volatile __u64 *counter,
+			  struct xsk_rx **sockets, int n)
+{
+	struct pollfd pfd[IGB_QUEUES];
+	double v[RATE_SAMPLES];
+	long wrong = 0, taken = 0, t;
+	uint64_t t0, end;
+	long c0;
+	int pg, i, q;
+
+	for (q = 0; q < n; q++)
+		pfd[q] = (struct pollfd){ .fd = xsk_rx_fd(sockets[q]), .events = POLLIN };
+	pg = pktgen_start_flows(tx, rx, flows);
+	if (pg < 0)
+		return -1;
+	for (i = -1; i < RATE_SAMPLES; i++) {
+		t0 = now_ns();
+		end = t0 + 1000000000ull;
+		c0 = n ? taken : (long)*counter;
+		while (now_ns() < end) {
+			if (!n) {
+				usleep(10000);
+				continue;
+			}
+			if (poll(pfd, n, 10) < 0)
+				break;
+			for (q = 0; q < n; q++) {
+				t = xsk_rx_take(sockets[q], 0, &wrong);
+				taken += t > 0 ? t : 0;
+			}
+		}
+		if (i >= 0)
+			v[i] = ((n ? taken : (long)*counter) - c0) * 1e9 / (now_ns() - t0);
+	}
+	pktgen_stop(pg);
+	return median(v, RATE_SAMPLES);
+}
+
+/*
+ * Frames a second that igb's second port redirects through a devmap out
+ * of its third port (xdp_pass on it: igb transmits redirected frames only
+ * while it runs XDP), pktgen's traffic from the first port.
+ */
+static double igb_devmap_per_s(char nics[3][16])
+{
+	struct xdp_redirect *rd = xdp_redirect__open();
+	struct xdp_pass *pass = xdp_pass__open_and_load();
+	int link = -1, pass_link = -1;
+	double ret = -1;
+
+	if (!rd || !pass || xdp_redirect__load(rd))
+		goto out;
+	rd->bss->any_frame = 1;
+	if (bpf_map_update_elem(bpf_map__fd(rd->maps.tx_array), &(__u32){ 0 },
+				&(__u32){ ifindex_of(nics[2]) }, BPF_ANY))
+		goto out;
+	pass_link = xdp_link(bpf_program__fd(pass->progs.xdp_pass), ifindex_of(nics[2]),
+			     XDP_FLAGS_DRV_MODE);
+	link = xdp_link(bpf_program__fd(rd->progs.xdp_redirect), ifindex_of(nics[1]),
+			XDP_FLAGS_DRV_MODE);
+	if (link < 0 || pass_link < 0 || wait_running(nics[1], 10000) ||
+	    wait_running(nics[2], 10000))
+		goto out;
+	ret = pktgen_rate(nics[0], nics[1], 0, &rd->bss->seen, NULL, 0);
+	if (rd->bss->xmit_drops)
+		fprintf(stderr, "igb devmap: the flush dropped %llu frames\n",
+			(unsigned long long)rd->bss->xmit_drops);
+out:
+	if (link >= 0)
+		close(link);
+	if (pass_link >= 0)
+		close(pass_link);
+	xdp_pass__destroy(pass);
+	xdp_redirect__destroy(rd);
+	return ret;
+}
+
+/*
+ * Frames a second that zero-copy AF_XDP sockets, one on each of @queues
+ * queues of igb's second port, take of pktgen's traffic from the first
+ * (random source addresses, so RSS spreads them), redirected as libxdp's
+ * default program does: xdpsock's rxdrop.
+ */
+static double igb_xsk_zc_per_s(char nics[3][16], int queues)
+{
+	struct xsk_redirect *skel = xsk_redirect__open_and_load();
+	struct xsk_rx *x[IGB_QUEUES] = {};
+	int link = -1, fd, err, q;
+	double ret = -1;
+	__u64 all = 0;
+
+	if (!skel || run_cmd("ethtool -L %s combined %d", nics[1], queues))
+		goto out;
+	skel->bss->any_frame = 1;
+	link = xdp_link(bpf_program__fd(skel->progs.xsk_redirect), ifindex_of(nics[1]),
+			XDP_FLAGS_DRV_MODE);
+	if (link < 0)
+		goto out;
+	for (q = 0; q < queues; q++) {
+		x[q] = xsk_rx_open(nics[1], q, true, &err);
+		if (!x[q]) {
+			fprintf(stderr, "igb zero-copy socket on queue %d: %s\n", q, strerror(-err));
+			goto out;
+		}
+		fd = xsk_rx_fd(x[q]);
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &(__u32){ q }, &fd, BPF_ANY))
+			goto out;
+	}
+	if (wait_running(nics[1], 10000))
+		goto out;
+	ret = pktgen_rate(nics[0], nics[1], 256, NULL, x, queues);
+	for (q = 0; q < queues; q++)
+		all += skel->bss->seen[q];
+	for (q = 0; q < queues; q++)
+		fprintf(stderr, "igb zero-copy, %d queues: queue %d saw %.0f%% of the frames\n",
+			queues, q, all ? 100.0 * skel->bss->seen[q] / all : 0);
+out:
+	for (q = 0; q < IGB_QUEUES; q++)
+		xsk_rx_close(x[q]);
+	if (link >= 0)
+		close(link);
+	xsk_redirect__destroy(skel);
+	run_cmd("ethtool -L %s combined %d 2>/dev/null", nics[1], IGB_QUEUES);
+	return ret;
+}
+
 static int redirect(void)
 {
+	char igb[3][16];
+
 	if (veth_pair("rdt0", "rdp0") || veth_pair("rdt1", "rdp1"))
 		return 1;
 	printf("devmap_redirect_ns.array %.1f\n", devmap_redirect_ns(false, false));
@@ -523,6 +682,13 @@ static int redirect(void)
 	printf("devmap_redirect_ns.broadcast %.1f\n", devmap_redirect_ns(false, true));
 	printf("xsk_redirect_ns %.1f\n", xsk_redirect_ns());
 	printf("xsk_rx_per_s %.0f\n", xsk_rx_per_s());
+	if (igb_ports(igb)) {
+		fprintf(stderr, "no igb rows: the guest has no three igb NICs up\n");
+		return 0;
+	}
+	printf("igb_devmap_per_s %.0f\n", igb_devmap_per_s(igb));
+	printf("igb_xsk_zc_per_s.1 %.0f\n", igb_xsk_zc_per_s(igb, 1));
+	printf("igb_xsk_zc_per_s.2 %.0f\n", igb_xsk_zc_per_s(igb, 2));
 	return 0;
 }
 

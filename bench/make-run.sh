@@ -66,10 +66,11 @@ columns run-xdp-perf tc_perf_ns. "tc_perf ns/run (TCG)" " other programs" run-tc
 	echo "2. In QEMU TCG guests (emulated: correctness, counts and ratios between"
 	echo "   kernels; TCG does not model speculation, so it cannot show what a"
 	echo "   dispatcher saves: part 1 does). patched: the series; off: the same"
-	echo "   kernel booted with bpf_dispatcher=off; upstream: Debian's 6.12 unpatched."
+	echo "   kernel booted with bpf_dispatcher=off; upstream: Debian's 7.3 unpatched."
 	echo
-	echo "Packets per second, xdp-bench on a veth pair (native XDP), pktgen 64-byte frames"
-	echo "(redirect-map: through a devmap to a second veth pair):"
+	echo "Packets per second, xdp-bench (native XDP), pktgen 64-byte frames: on a veth"
+	echo "pair (redirect-map: through a devmap to a second veth pair); igb: between two"
+	echo "igb NICs joined by QEMU, in igb's NAPI path (redirect-map: to a third igb NIC):"
 	sed 's/^/  /' "$results/run-pps.txt"
 	echo
 	echo "One XDP program's cost under BPF_PROG_TEST_RUN, with N other programs attached:"
@@ -94,11 +95,16 @@ columns run-xdp-perf tc_perf_ns. "tc_perf ns/run (TCG)" " other programs" run-tc
 	echo
 	echo "Where the CPU went in 5 s of pktgen's frames, xdp_pass attached 2 s in (perf, patched):"
 	sed 's/^/  /' "$results/run-perf-top.txt"
-	for hook in xdp tc; do
+	for name in xdp xdp-igb tc; do
+		[ -f "$results/run-annotate-$name.txt" ] || continue
 		echo
-		echo "perf annotate of bpf_dispatcher_$hook (the tree's perf; perf record ran while"
-		echo "the image was made, so its ksymbol event gives its size):"
-		sed 's/^/  /' "$results/run-annotate-$hook.txt"
+		case $name in
+		xdp-igb) echo "perf annotate of bpf_dispatcher_xdp in igb's NAPI path (pktgen from igb):" ;;
+		*) echo "perf annotate of bpf_dispatcher_$name (pktgen into a veth):" ;;
+		esac
+		echo "(the tree's perf; perf record ran while the image was made, so its ksymbol"
+		echo "event gives its size)"
+		sed 's/^/  /' "$results/run-annotate-$name.txt"
 	done
 } >"$results/run-report.txt"
 

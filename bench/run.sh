@@ -63,7 +63,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 		 parallel_calls_per_s.4 alternating_images_per_s.2 alternating_images_per_s.8 \
 		 alternating_images_per_s.64 alternating_runs_per_s.2 alternating_runs_per_s.8 \
 		 alternating_runs_per_s.64 devmap_redirect_ns.array \
-		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xsk_redirect_ns xsk_rx_per_s xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
+		 devmap_redirect_ns.hash devmap_redirect_ns.broadcast xsk_redirect_ns xsk_rx_per_s \
+		 igb_devmap_per_s igb_xsk_zc_per_s.1 igb_xsk_zc_per_s.2 xdp_perf_ns.0 xdp_perf_ns.1 xdp_perf_ns.47 \
 		 xdp_perf_ns.48 xdp_perf_ns.49 xdp_perf_ns.1024 \
 		 tc_perf_ns.0 tc_perf_ns.1 tc_perf_ns.48 tc_perf_ns.49 tc_perf_ns.1024 \
 		 xdp_perf_insns.0 xdp_perf_insns.1 xdp_perf_insns.48 xdp_perf_insns.1024 \
@@ -91,6 +92,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 	echo "  booted with QEMU -icount shift=0: one ns is one guest instruction"
 	echo "xsk_redirect_ns: the same through an XSKMAP to an AF_XDP socket of the frames' queue (copy mode)"
 	echo "xsk_rx_per_s: frames a second that socket takes of pktgen's traffic into a veth (-icount too)"
+	echo "igb_*: pktgen's frames between two igb NICs joined by QEMU, in igb's NAPI path (-icount:"
+	echo "  1e9 / rate is the guest's instructions a frame, pktgen's sending included);"
+	echo "  igb_devmap_per_s: redirected through a devmap out of a third igb NIC;"
+	echo "  igb_xsk_zc_per_s.Q: taken by zero-copy AF_XDP sockets on Q queues (rxdrop; RSS spreads"
+	echo "  256 source addresses); none where QEMU emulates no igb (QEMU 7.2)"
 	echo
 	echo "XDP frames per second through N programs on one veth (native XDP), pktgen sending"
 	echo "64-byte frames from its peer; N - 1 programs pass, the last drops (dispatcher_bench"

@@ -17,6 +17,9 @@ mkdir -p "$RESULTS"
 PG=/proc/net/pktgen
 SECONDS_EACH=${SECONDS_EACH:-6}
 PPS=$RESULTS/run-pps-$KERNEL.txt
+# xdp-bench and xdp-loader of make xdp-tools: Debian 12's 1.3.1 cannot load
+# on 7.3 (it attaches to a tracepoint 7.3 no longer has).
+PATH=$BUILD/xdp-tools/install/sbin:$PATH
 
 echo "== $KERNEL: kernel $(uname -r); spectre_v2: $(cut -d';' -f1 /sys/devices/system/cpu/vulnerabilities/spectre_v2)"
 echo "== figures are emulated (QEMU TCG): compare them only as ratios"
@@ -31,31 +34,40 @@ ip link set rd0 up
 ip link set rd1 up
 ip link set dev rd1 xdpdrv obj "$BUILD/progs/xdp_count.bpf.o" sec xdp
 
-# pktgen: 64-byte UDP frames from pg0, to pg1's native XDP program.
-echo "rem_device_all" >$PG/kpktgend_0
-echo "add_device pg0" >$PG/kpktgend_0
-for c in "count 0" "pkt_size 64" "dst 198.18.0.2" \
-	"dst_mac $(cat /sys/class/net/pg1/address)"; do
-	echo "$c" >$PG/pg0
-done
-echo start >$PG/pgctrl &
-pktgen=$!
+# pktgen: 64-byte UDP frames from TX to RX's MAC, until pktgen_stop.
+pktgen_start() {	# pktgen_start TX RX
+	echo "rem_device_all" >$PG/kpktgend_0
+	echo "add_device $1" >$PG/kpktgend_0
+	for c in "count 0" "pkt_size 64" "dst 198.18.0.2" \
+		"dst_mac $(cat /sys/class/net/"$2"/address)"; do
+		echo "$c" >$PG/"$1"
+	done
+	echo start >$PG/pgctrl &
+	pktgen=$!
+}
+pktgen_stop() {
+	kill "$pktgen" 2>/dev/null || true
+	echo stop >$PG/pgctrl 2>/dev/null || true
+	wait "$pktgen" 2>/dev/null || true
+}
 
-# One xdp-bench run; its average rx/s into run-pps-KERNEL.txt.
-bench() {	# bench ACTION [TARGET]
+# One xdp-bench run on DEV; its average rx/s into run-pps-KERNEL.txt as
+# the row NAME.
+bench() {	# bench NAME DEV ACTION [TARGET]
 	out=$RESULTS/xdp-bench-$KERNEL-$1.txt
 	# shellcheck disable=SC2086 # no target: no argument
-	timeout -s INT "$SECONDS_EACH" xdp-bench "$1" pg1 ${2:-} -m native -i 2 >"$out" 2>&1 || true
+	timeout -s INT "$SECONDS_EACH" xdp-bench "$3" "$2" ${4:-} -m native -i 2 >"$out" 2>&1 || true
 	rx=$(sed -n 's/^ *Average packets\/s *: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
-	printf '%-12s %12s rx/s\n' "$1" "${rx:-?}" | tee -a "$PPS"
+	printf '%-16s %12s rx/s\n' "$1" "${rx:-?}" | tee -a "$PPS"
 }
 
 : >"$PPS"
 echo "== xdp-bench on pg1 (native XDP, veth), pktgen sending from pg0, ${SECONDS_EACH} s each"
-bench drop
-bench pass
-bench tx
-bench redirect-map rd0
+pktgen_start pg0 pg1
+bench drop pg1 drop
+bench pass pg1 pass
+bench tx pg1 tx
+bench redirect-map pg1 redirect-map rd0
 
 # perf record -a (cpu-clock at 10 kHz, 5 s, 16 MiB buffers so that no
 # event is lost while perf reads kallsyms first) into /tmp/$1.perf while
@@ -64,21 +76,22 @@ bench redirect-map rd0
 # still be reading kallsyms then, the kernel's event wins); then perf annotate
 # of bpf_dispatcher_$1, its bytes from /proc/kcore while the image still
 # runs, into run-annotate-$1.txt.
-record_annotate() {	# record_annotate xdp|tc ATTACH...
-	hook=$1
-	shift
-	perf record -q -F 10000 -m 16M -e cpu-clock -a -o "/tmp/$hook.perf" -- sleep 5 &
+record_annotate() {	# record_annotate NAME xdp|tc ATTACH...
+	name=$1
+	hook=$2
+	shift 2
+	perf record -q -F 10000 -m 16M -e cpu-clock -a -o "/tmp/$name.perf" -- sleep 5 &
 	rec=$!
 	sleep 2
 	"$@"
 	wait "$rec"
-	perf annotate -i "/tmp/$hook.perf" --stdio -s "bpf_dispatcher_$hook" 2>&1 |
-		head -n 60 >"$RESULTS/run-annotate-$hook.txt"
+	perf annotate -i "/tmp/$name.perf" --stdio -s "bpf_dispatcher_$hook" 2>&1 |
+		head -n 60 >"$RESULTS/run-annotate-$name.txt"
 }
 
 if [ "$ANNOTATE" = annotate ]; then
 	echo "== perf: the XDP dispatcher's image, made while perf records"
-	record_annotate xdp ip link set dev pg1 xdpdrv obj "$BUILD/progs/xdp_pass.bpf.o" sec xdp
+	record_annotate xdp xdp ip link set dev pg1 xdpdrv obj "$BUILD/progs/xdp_pass.bpf.o" sec xdp
 	perf report -i /tmp/xdp.perf --stdio --sort sym 2>/dev/null |
 		grep -v '^#' | grep -v '^$' | head -n 12 >"$RESULTS/run-perf-top.txt"
 	ip link set dev pg1 xdp off
@@ -86,21 +99,61 @@ if [ "$ANNOTATE" = annotate ]; then
 	# reach the tc hook, through bpf_dispatcher_tc.
 	echo "== perf: the tc dispatcher's image (tc_pass, cls_bpf direct-action on pg1's ingress)"
 	tc qdisc add dev pg1 clsact
-	record_annotate tc tc filter add dev pg1 ingress bpf direct-action \
+	record_annotate tc tc tc filter add dev pg1 ingress bpf direct-action \
 		obj "$BUILD/progs/tc_pass.bpf.o" sec tc
 	tc qdisc del dev pg1 clsact
 fi
-kill "$pktgen" 2>/dev/null || true
-echo stop >$PG/pgctrl 2>/dev/null || true
-wait "$pktgen" 2>/dev/null || true
+pktgen_stop
+
+# igb, where QEMU emulates it (testbed/vm.sh): pktgen out of the first
+# port, xdp-bench on the second (joined to it by a QEMU hub) in igb's NAPI
+# path, redirect-map to the third port, whose frames go nowhere. igb
+# transmits redirected frames only while it has an XDP program itself.
+igb=$(for d in /sys/class/net/*; do
+	[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = igb ] && basename "$d"
+done | sort | head -n 3 | tr '\n' ' ')
+# shellcheck disable=SC2086 # the names, one argument each
+set -- $igb
+if [ $# -eq 3 ]; then
+	for d in "$@"; do ip link set "$d" up; done
+	ip link set dev "$3" xdpdrv obj "$BUILD/progs/xdp_pass.bpf.o" sec xdp
+	# the links come up a moment after (and again after an XDP attach)
+	for d in "$@"; do
+		i=0
+		until grep -q 1 "/sys/class/net/$d/carrier" 2>/dev/null || [ $i -ge 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	done
+	echo "== xdp-bench on $2 (native XDP, igb), pktgen sending from $1, ${SECONDS_EACH} s each"
+	pktgen_start "$1" "$2"
+	bench igb:drop "$2" drop
+	bench igb:pass "$2" pass
+	bench igb:tx "$2" tx
+	bench igb:redirect-map "$2" redirect-map "$3"
+	if [ "$ANNOTATE" = annotate ]; then
+		echo "== perf: the XDP dispatcher's image in igb's path (xdp_pass on $2)"
+		record_annotate xdp-igb xdp ip link set dev "$2" xdpdrv \
+			obj "$BUILD/progs/xdp_pass.bpf.o" sec xdp
+		ip link set dev "$2" xdp off
+	fi
+	pktgen_stop
+	ip link set dev "$3" xdp off
+else
+	echo "== no igb rows: the guest has no three igb NICs (QEMU 8.0 or later emulates them)"
+fi
 
 if [ "$ANNOTATE" = annotate ]; then
 	echo "== perf, 5 s of pktgen's frames, xdp_pass attached 2 s in: top kernel symbols"
 	cat "$RESULTS/run-perf-top.txt"
-	for hook in xdp tc; do
-		echo "== perf annotate of bpf_dispatcher_$hook"
+	for name in xdp xdp-igb tc; do
+		[ -f "$RESULTS/run-annotate-$name.txt" ] || continue
+		case $name in
+		xdp-igb) echo "== perf annotate of bpf_dispatcher_xdp in igb's path" ;;
+		*) echo "== perf annotate of bpf_dispatcher_$name" ;;
+		esac
 		echo "   (under TCG samples land on the first instruction of each translated block)"
-		cat "$RESULTS/run-annotate-$hook.txt"
+		cat "$RESULTS/run-annotate-$name.txt"
 	done
 	echo "== the XDP dispatcher as debugfs shows it"
 	sed 's/^/   /' /sys/kernel/debug/bpf_dispatcher/xdp 2>/dev/null ||

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "testlib.h"
 
@@ -42,6 +45,30 @@ int run_cmd(const char *fmt, ...)
 int link_up(const char *name)
 {
 	return run_cmd("ip link set dev %s up", name);
+}
+
+int wait_running(const char *name, int ms)
+{
+	struct ifreq ifr = {};
+	int fd, ret = -1;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	for (; ms >= 0; ms -= 10) {
+		if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+			break;
+		if (ifr.ifr_flags & IFF_RUNNING) {
+			ret = 0;
+			break;
+		}
+		usleep(10000);
+	}
+	if (ret)
+		diag("%s: no carrier", name);
+	close(fd);
+	return ret;
 }
 
 int veth_pair(const char *a, const char *b)

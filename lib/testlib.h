@@ -47,6 +47,12 @@ int run_cmd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int veth_pair(const char *a, const char *b);
 int dummy_dev(const char *name);
 int link_up(const char *name);
+/*
+ * Wait up to @ms for @name's carrier (IFF_RUNNING): 0, or -1 with a diag().
+ * A NIC's link comes up some time after it is set up, and again after an
+ * XDP attach or an AF_XDP bind resets it.
+ */
+int wait_running(const char *name, int ms);
 int ifindex_of(const char *name);
 
 /*
@@ -78,6 +84,8 @@ int frames_counted(const char *what, const char *dev, long frames, unsigned int 
  * pktgen_stop(): returns the pid of the process that runs it, or -1.
  */
 int pktgen_start(const char *dev, const char *dst);
+/* The same from @flows source addresses at random (0: one), for RSS. */
+int pktgen_start_flows(const char *dev, const char *dst, int flows);
 void pktgen_stop(int pid);
 
 /* Frames the XDP programs of @dev have run on (ethtool's *xdp_packets), or -1. */
@@ -171,13 +179,14 @@ int netkit_detach(int prog_fd, int ifindex, bool peer);
 int netns_new(void);
 int netns_enter(int fd);
 
-/* Names of the virtio-net devices, sorted; returns how many (at most 8). */
-int virtio_net_devs(char names[][16], int max);
+/* Names of @driver's network devices, sorted; returns how many (at most @max). */
+int driver_devs(const char *driver, char names[][16], int max);
 /*
- * The first two, joined to each other by QEMU, up: 0; 1 (with a diag())
- * where the guest has no two; -1 on error.
+ * The first two virtio-net (or igb) NICs, joined to each other by QEMU,
+ * up: 0; 1 (with a diag()) where the guest has no two; -1 on error.
  */
 int virtio_net_pair(char nics[2][16]);
+int igb_pair(char nics[2][16]);
 
 /*
  * An AF_XDP socket bound to queue @queue of @ifname, in copy mode or

@@ -134,6 +134,11 @@ static int pktgen_write(const char *file, const char *line)
 
 int pktgen_start(const char *dev, const char *dst)
 {
+	return pktgen_start_flows(dev, dst, 0);
+}
+
+int pktgen_start_flows(const char *dev, const char *dst, int flows)
+{
 	char file[64], line[64], mac[32];
 	struct ifreq ifr = {};
 	unsigned char *a;
@@ -162,6 +167,13 @@ int pktgen_start(const char *dev, const char *dst)
 	if (pktgen_write(file, "count 0") || pktgen_write(file, "pkt_size 64") ||
 	    pktgen_write(file, "dst 198.18.0.2") || pktgen_write(file, line))
 		return -1;
+	if (flows > 1) {
+		snprintf(line, sizeof(line), "src_max 198.18.%d.%d", 1 + (flows - 1) / 256,
+			 (flows - 1) % 256);
+		if (pktgen_write(file, "src_min 198.18.1.0") || pktgen_write(file, line) ||
+		    pktgen_write(file, "flag IPSRC_RND"))
+			return -1;
+	}
 	/* "start" returns only when pktgen stops: a process of its own */
 	pid = fork();
 	if (!pid)

@@ -113,7 +113,7 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-int virtio_net_devs(char names[][16], int max)
+int driver_devs(const char *driver, char names[][16], int max)
 {
 	char path[PATH_MAX], target[PATH_MAX];
 	struct dirent *de;
@@ -130,7 +130,7 @@ int virtio_net_devs(char names[][16], int max)
 		if (len <= 0)
 			continue;
 		target[len] = '\0';
-		if (!strcmp(strrchr(target, '/') + 1, "virtio_net"))
+		if (!strcmp(strrchr(target, '/') + 1, driver))
 			snprintf(names[n++], 16, "%.15s", de->d_name);
 	}
 	closedir(d);
@@ -138,14 +138,27 @@ int virtio_net_devs(char names[][16], int max)
 	return n;
 }
 
-int virtio_net_pair(char nics[2][16])
+/* The first two of @driver's NICs, up; 1 with @why where there are not two. */
+static int driver_pair(const char *driver, char nics[2][16], const char *why)
 {
 	char all[8][16];
 
-	if (virtio_net_devs(all, 8) < 2) {
-		diag("needs two virtio-net NICs joined to each other (the testbed guest has them)");
+	if (driver_devs(driver, all, 8) < 2) {
+		diag("%s", why);
 		return 1;
 	}
 	memcpy(nics, all, 2 * sizeof(all[0]));
 	return link_up(nics[0]) || link_up(nics[1]) ? -1 : 0;
+}
+
+int virtio_net_pair(char nics[2][16])
+{
+	return driver_pair("virtio_net", nics,
+			   "needs two virtio-net NICs joined to each other (the testbed guest has them)");
+}
+
+int igb_pair(char nics[2][16])
+{
+	return driver_pair("igb", nics,
+			   "needs two igb NICs joined to each other: QEMU 8.0 or later emulates them (make deps installs QEMU 10; QEMU_BACKPORTS=0 keeps 7.2, which has none)");
 }

@@ -31,6 +31,7 @@ const volatile __u8 use_hash;
 const volatile __u64 redirect_flags;	/* BPF_F_BROADCAST... */
 
 __u32 key;		/* the unicast target */
+__u8 any_frame;		/* every frame, not only test frames (pktgen's) */
 __u64 seen;		/* test frames redirected */
 __u64 multi_buffer;	/* of which with frags */
 __u64 errors[MAX_ERRNO];	/* xdp_redirect_err events, by -err */
@@ -41,7 +42,8 @@ static __always_inline int redirect(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	struct ethhdr *eth = (void *)(long)ctx->data;
 
-	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(TEST_ETH_P))
+	if (!any_frame &&
+	    ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(TEST_ETH_P)))
 		return XDP_PASS;
 	__sync_fetch_and_add(&seen, 1);
 	if (bpf_xdp_get_buff_len(ctx) > (__u64)(data_end - (void *)eth))

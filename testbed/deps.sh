@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make deps: install the Debian packages the project needs (root, Debian).
 #   deps.sh [--check]   with --check: only say what is missing (exit 1)
+#   QEMU_BACKPORTS=0    keep Debian 12's QEMU 7.2 (no igb: its tests skip)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +27,15 @@ missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
+# QEMU 10 from bookworm-backports emulates the igb NIC (82576), whose 7.3
+# driver has native XDP and AF_XDP zero-copy; Debian 12's QEMU 7.2 has none.
+qemu_min=1:10.0
+qemu_pkgs=(qemu-system-x86 qemu-system-common qemu-system-data seabios)
+qemu_installed=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null || true)
+if [ "${QEMU_BACKPORTS:-1}" != 0 ] && [[ " ${missing[*]} " != *" qemu-system-x86 "* ]] &&
+   ! dpkg --compare-versions "${qemu_installed:-0}" ge "$qemu_min"; then
+	missing+=("qemu-system-x86>=$qemu_min")
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "${1:-}" = --check ]; then
@@ -43,10 +53,13 @@ fi
 # machine already uses for Debian, pinned so that nothing else comes from it.
 backports_sources=/etc/apt/sources.list.d/testbed-trixie-backports.sources
 backports_pin=/etc/apt/preferences.d/testbed-trixie-backports
+debian_mirror() {
+	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
+		awk '$2 ~ /^bookworm(-updates)?$/ && $1 ~ /\/debian\/$/ { print $1; exit }'
+}
 add_trixie_backports() {
 	local mirror
-	mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
-		 awk '$2 ~ /^bookworm(-updates)?$/ && $1 ~ /\/debian\/$/ { print $1; exit }')
+	mirror=$(debian_mirror)
 	[ -n "$mirror" ] || die "no Debian bookworm mirror in this machine's apt sources to take trixie-backports from (needed for $SRC_PACKAGE)"
 	step "adding trixie-backports ($mirror) for $SRC_PACKAGE alone"
 	cat >"$backports_sources" <<-EOF
@@ -67,12 +80,47 @@ add_trixie_backports() {
 	EOF
 }
 
+# QEMU 10 and what it needs at its version, from bookworm-backports on the
+# same mirror, pinned so that nothing else comes from there.
+qemu_sources=/etc/apt/sources.list.d/testbed-bookworm-backports.sources
+qemu_pin=/etc/apt/preferences.d/testbed-bookworm-backports
+add_bookworm_backports() {
+	local mirror
+	mirror=$(debian_mirror)
+	[ -n "$mirror" ] || die "no Debian bookworm mirror in this machine's apt sources to take bookworm-backports from (QEMU 10; QEMU_BACKPORTS=0 keeps QEMU 7.2)"
+	step "adding bookworm-backports ($mirror) for ${qemu_pkgs[*]} alone"
+	cat >"$qemu_sources" <<-EOF
+	Types: deb
+	URIs: $mirror
+	Suites: bookworm-backports
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	cat >"$qemu_pin" <<-EOF
+	Package: *
+	Pin: release n=bookworm-backports
+	Pin-Priority: 1
+
+	Package: ${qemu_pkgs[*]}
+	Pin: release n=bookworm-backports
+	Pin-Priority: 500
+	EOF
+}
+
 step "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 if [[ " ${missing[*]} " == *" $SRC_PACKAGE "* ]] && [ -z "$(apt-cache policy "$SRC_PACKAGE" | awk '/Candidate:/ && $2 != "(none)"')" ]; then
 	add_trixie_backports
 	apt-get update -q >/dev/null
+fi
+if [[ " ${missing[*]} " == *" qemu-system-x86"* ]] && [ "${QEMU_BACKPORTS:-1}" != 0 ]; then
+	others=()
+	for p in "${missing[@]}"; do
+		[[ $p == qemu-system-x86* ]] || others+=("$p")
+	done
+	[ -f "$qemu_pin" ] || { add_bookworm_backports; apt-get update -q >/dev/null; }
+	missing=("${others[@]}" "${qemu_pkgs[@]}")
 fi
 apt-get install -y -q --no-install-recommends "${missing[@]}" >"$BUILD.apt.log" 2>&1 ||
 	{ tail -n 20 "$BUILD.apt.log"; die "apt-get install failed (log: $BUILD.apt.log)"; }

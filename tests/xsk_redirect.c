@@ -17,7 +17,9 @@
  * XSKMAP refuses such a socket (-ENOBUFS), and the test takes either
  * that refusal or a kernel that refuses the frames.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -559,6 +561,160 @@ TEST_CASE(xsk_redirect_tx_only, 120)
 	     refused_by_map ? "(the map refused the Tx-only socket)" : "by a Tx-only socket",
 	     LIVE);
 	xsk_rx_close(x);
+	xsk_redirect__destroy(skel);
+	return KSFT_PASS;
+}
+
+/* @dev's receive queues, from sysfs (the initial netns's devices only). */
+static int rx_queues(const char *dev)
+{
+	char path[128];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", dev);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "rx-", 3);
+	closedir(d);
+	return n;
+}
+
+#define IGB_QUEUES	2	/* the guest's vCPUs: igb's queue pairs */
+
+/*
+ * @frames test frames out of @tx, WINDOW at a time, each window taken
+ * before the next goes: @x[q], zero-copy on queue q of the receiving NIC,
+ * takes exactly the frames @skel's program saw on queue q, and all of
+ * them come. Says how many queue 0 took.
+ */
+static int zc_delivered(struct xsk_redirect *skel, struct xsk_rx **x, int queues,
+			const char *tx, const char *rx, long frames, long *queue0)
+{
+	long got[IGB_QUEUES] = {}, wrong = 0, total = 0, sent, n;
+	__u64 before[IGB_QUEUES];
+	uint64_t deadline;
+	int q;
+
+	for (q = 0; q < queues; q++)
+		before[q] = skel->bss->seen[q];
+	for (sent = 0; sent < frames; sent += n) {
+		n = frames - sent < WINDOW ? frames - sent : WINDOW;
+		TEST_ASSERT(send_frames(tx, n, TAG, NULL, 0) == n, "sending out of %s failed", tx);
+		deadline = now_ns() + 5000000000ull;
+		do {
+			for (q = 0; q < queues; q++) {
+				long t = xsk_rx_take(x[q], TAG, &wrong);
+
+				TEST_ASSERT(t >= 0, "refilling queue %d's fill ring failed", q);
+				got[q] += t;
+				total += t;
+			}
+		} while (total < sent + n && now_ns() < deadline && !usleep(1000));
+	}
+	usleep(200000);
+	for (q = 0; q < queues; q++) {
+		n = xsk_rx_take(x[q], TAG, &wrong);
+		got[q] += n;
+		total += n;
+		TEST_ASSERT(got[q] == (long)(skel->bss->seen[q] - before[q]),
+			    "queue %d's socket took %ld frames, the program saw %llu there", q,
+			    got[q], (unsigned long long)(skel->bss->seen[q] - before[q]));
+	}
+	if (total != frames) {
+		/* where they went: the sender's and the receiver's own counters */
+		run_cmd("ethtool -S %s | grep -E ' (tx_packets|tx_dropped|tx_restart_queue):'", tx);
+		run_cmd("ethtool -S %s | grep -E ' (rx_packets|rx_no_buffer_count|rx_missed_errors|"
+			"rx_queue_._(drops|alloc_failed)|rx_fifo_errors):'", rx);
+	}
+	TEST_ASSERT(total == frames && !wrong,
+		    "the zero-copy sockets took %ld of %ld frames (%ld not the test's)", total,
+		    frames, wrong);
+	*queue0 = got[0];
+	return KSFT_PASS;
+}
+
+/*
+ * Zero-copy AF_XDP on a real Ethernet driver: igb, whose receive path
+ * fills its ring from the socket's UMEM. A socket on each queue of the
+ * second igb NIC, bound zero-copy, takes every test frame the first one
+ * sends, with its content, on the queue the program saw it on. A program
+ * on a veth sending every frame to one of these sockets has them all
+ * dropped and counted (the socket is bound to another device), and the
+ * socket then still takes its own.
+ */
+TEST_CASE(xsk_redirect_zero_copy_igb, 120)
+{
+	struct xsk_rx *x[IGB_QUEUES] = {};
+	struct xsk_redirect *skel, *other;
+	int err, link, other_link, queues, q, home, ns;
+	long long dropped;
+	long queue0, wrong = 0;
+	char nics[2][16];
+
+	err = igb_pair(nics);
+	if (err)
+		return err > 0 ? KSFT_SKIP : KSFT_FAIL;
+	queues = rx_queues(nics[1]);
+	TEST_ASSERT(queues >= 1 && queues <= IGB_QUEUES, "%s has %d receive queues, want 1 to %d",
+		    nics[1], queues, IGB_QUEUES);
+	skel = xsk_redirect__open_and_load();
+	TEST_ASSERT(skel, "loading xsk_redirect failed");
+	link = xdp_link(bpf_program__fd(skel->progs.xsk_redirect), ifindex_of(nics[1]),
+			XDP_FLAGS_DRV_MODE);
+	TEST_ASSERT(link >= 0, "attaching xsk_redirect to %s natively failed", nics[1]);
+	for (q = 0; q < queues; q++) {
+		x[q] = bind_socket(skel, nics[1], q, q, true, &err);
+		TEST_ASSERT(x[q], "a zero-copy AF_XDP socket on %s queue %d: %s", nics[1], q,
+			    strerror(-err));
+	}
+	if (wait_running(nics[0], 10000) || wait_running(nics[1], 10000))
+		return KSFT_FAIL;
+	if (zc_delivered(skel, x, queues, nics[0], nics[1], FRAMES, &queue0))
+		return KSFT_FAIL;
+	diag("%s -> %s: %d of %d frames to the zero-copy socket of their queue (%d queues, "
+	     "%ld on queue 0)", nics[0], nics[1], FRAMES, FRAMES, queues, queue0);
+
+	/* a veth's program, in a netns of its own, sends all to queue 0's socket */
+	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	TEST_ASSERT(home >= 0, "/proc/self/ns/net: %s", strerror(errno));
+	ns = netns_new();
+	TEST_ASSERT(ns >= 0 && !veth_pair("xz0", "xz1"), "no veth pair in a netns");
+	other = xsk_redirect__open_and_load();
+	TEST_ASSERT(other, "loading xsk_redirect failed");
+	other_link = xdp_link(bpf_program__fd(other->progs.xsk_redirect), ifindex_of("xz1"),
+			      XDP_FLAGS_DRV_MODE);
+	TEST_ASSERT(other_link >= 0, "attaching xsk_redirect to xz1 failed");
+	TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(other->maps.xsks), &(__u32){ 0 },
+					 &(int){ xsk_rx_fd(x[0]) }, BPF_ANY),
+		    "putting %s's socket into xz1's map failed", nics[1]);
+	other->data->to = 0;
+	dropped = rx_dropped("xz1");
+	TEST_ASSERT(dropped >= 0, "no statistics for xz1");
+	TEST_ASSERT(send_frames("xz0", FRAMES / 5, TAG, &other->bss->seen[0], WINDOW) == FRAMES / 5,
+		    "sending out of xz0 failed");
+	usleep(200000);
+	TEST_ASSERT(xsk_rx_take(x[0], TAG, &wrong) == 0,
+		    "%s's zero-copy socket took frames xz1's program redirected to it", nics[1]);
+	TEST_ASSERT(rx_dropped("xz1") - dropped == FRAMES / 5,
+		    "xz1 counted %lld dropped frames, want %d", rx_dropped("xz1") - dropped,
+		    FRAMES / 5);
+	diag("xz1: %d of %d frames redirected to %s's zero-copy socket dropped and counted",
+	     FRAMES / 5, FRAMES / 5, nics[1]);
+	close(other_link);
+	xsk_redirect__destroy(other);
+	close(ns);
+
+	TEST_ASSERT(!netns_enter(home), "back to the first netns failed");
+	close(home);
+	if (zc_delivered(skel, x, queues, nics[0], nics[1], FRAMES / 5, &queue0))
+		return KSFT_FAIL;
+	for (q = 0; q < queues; q++)
+		xsk_rx_close(x[q]);
+	close(link);
 	xsk_redirect__destroy(skel);
 	return KSFT_PASS;
 }
