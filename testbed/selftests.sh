@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make selftests: the kernel's own BPF selftests (test_progs, then
-# test_xsk.sh: xskxceiver on a veth pair) on the upstream kernel, on the
+# test_xsk.sh: xskxceiver on a veth pair, and xskxceiver in zero-copy mode
+# between two igb NICs where QEMU has them) on the upstream kernel, on the
 # patched kernel, and on the patched kernel booted bpf_dispatcher=off, in
 # one table: build/results/selftests.txt. Fails if
 # a test that passes on upstream fails or does not finish on a patched
@@ -140,7 +141,8 @@ rundir_for() {
 # 5. The guests. test_progs' own exit status is written to a file: the
 # guest's status is then that of the boot itself (a splat, a crash or
 # the timeout). test_xsk.sh after it, with huge pages for xskxceiver's
-# unaligned-mode UMEMs; the table reads its TAP lines.
+# unaligned-mode UMEMs, then xskxceiver's zero-copy run on igb into the
+# same log; the table reads their TAP lines.
 args=(-d "@$lists/DENYLIST" -d "@$selftests_src/DENYLIST")
 [ "$selection" = all ] || args+=(-a "@$lists/ALLOWLIST")
 status=0
@@ -159,7 +161,8 @@ for k in $kernels; do
 	set +e
 	KERNEL=$flavour VM_APPEND=$append VM_MEM=${VM_MEM:-4G} VM_TIMEOUT=${VM_TIMEOUT:-5400} \
 	CMD="cd $rundir && ./test_progs ${kargs[*]} >$log 2>&1; echo \$? >$rundir/status; tail -n 3 $log;
-		echo 64 >/proc/sys/vm/nr_hugepages; stdbuf -oL ./test_xsk.sh >$xsk_log 2>&1; tail -n 2 $xsk_log" \
+		echo 64 >/proc/sys/vm/nr_hugepages; stdbuf -oL ./test_xsk.sh >$xsk_log 2>&1;
+		stdbuf -oL $TOP/guest/xsk-igb-zc.sh >>$xsk_log 2>&1; tail -n 2 $xsk_log" \
 		"$TOP/testbed/vm.sh"
 	rc=$?
 	set -e
