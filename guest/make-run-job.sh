@@ -69,7 +69,7 @@ bench pass pg1 pass
 bench tx pg1 tx
 bench redirect-map pg1 redirect-map rd0
 
-# perf record -a (cpu-clock at 10 kHz, 5 s, 16 MiB buffers so that no
+# perf record -a (cpu-clock at 10 kHz, RECORD_SECONDS or 5 s, 16 MiB buffers so that no
 # event is lost while perf reads kallsyms first) into /tmp/$1.perf while
 # ATTACH, 2 s in, makes the dispatcher's image, so the recording holds
 # the image's ksymbol event and with it the image's size (should perf
@@ -80,7 +80,7 @@ record_annotate() {	# record_annotate NAME xdp|tc ATTACH...
 	name=$1
 	hook=$2
 	shift 2
-	perf record -q -F 10000 -m 16M -e cpu-clock -a -o "/tmp/$name.perf" -- sleep 5 &
+	perf record -q -F 10000 -m 16M -e cpu-clock -a -o "/tmp/$name.perf" -- sleep "${RECORD_SECONDS:-5}" &
 	rec=$!
 	sleep 2
 	"$@"
@@ -107,8 +107,10 @@ pktgen_stop
 
 # igb, where QEMU emulates it (testbed/vm.sh): pktgen out of the first
 # port, xdp-bench on the second (joined to it by a QEMU hub) in igb's NAPI
-# path, redirect-map to the third port, whose frames go nowhere. igb
-# transmits redirected frames only while it has an XDP program itself.
+# path, redirect-map to the third port, whose frames go nowhere (xdp-bench
+# gives it the XDP program igb needs to transmit redirected frames). Each
+# attach resets igb, whose link is down for a second or two of the run:
+# the runs are longer here, and perf records longer.
 igb=$(for d in /sys/class/net/*; do
 	[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = igb ] && basename "$d"
 done | sort | head -n 3 | tr '\n' ' ')
@@ -116,8 +118,7 @@ done | sort | head -n 3 | tr '\n' ' ')
 set -- $igb
 if [ $# -eq 3 ]; then
 	for d in "$@"; do ip link set "$d" up; done
-	ip link set dev "$3" xdpdrv obj "$BUILD/progs/xdp_pass.bpf.o" sec xdp
-	# the links come up a moment after (and again after an XDP attach)
+	# the links come up a moment after
 	for d in "$@"; do
 		i=0
 		until grep -q 1 "/sys/class/net/$d/carrier" 2>/dev/null || [ $i -ge 100 ]; do
@@ -125,6 +126,7 @@ if [ $# -eq 3 ]; then
 			i=$((i + 1))
 		done
 	done
+	SECONDS_EACH=$((SECONDS_EACH * 2))
 	echo "== xdp-bench on $2 (native XDP, igb), pktgen sending from $1, ${SECONDS_EACH} s each"
 	pktgen_start "$1" "$2"
 	bench igb:drop "$2" drop
@@ -133,12 +135,11 @@ if [ $# -eq 3 ]; then
 	bench igb:redirect-map "$2" redirect-map "$3"
 	if [ "$ANNOTATE" = annotate ]; then
 		echo "== perf: the XDP dispatcher's image in igb's path (xdp_pass on $2)"
-		record_annotate xdp-igb xdp ip link set dev "$2" xdpdrv \
+		RECORD_SECONDS=10 record_annotate xdp-igb xdp ip link set dev "$2" xdpdrv \
 			obj "$BUILD/progs/xdp_pass.bpf.o" sec xdp
 		ip link set dev "$2" xdp off
 	fi
 	pktgen_stop
-	ip link set dev "$3" xdp off
 else
 	echo "== no igb rows: the guest has no three igb NICs (QEMU 8.0 or later emulates them)"
 fi
