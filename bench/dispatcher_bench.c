@@ -36,10 +36,10 @@
  *                       traffic into a veth, this process emptying its ring
  *                       when poll() says (with VM_ICOUNT=1: guest
  *                       instructions set the pace)
- *   igb_devmap_per_s    frames per second pktgen's traffic from the first
- *                       igb NIC has redirected by the second through a
- *                       devmap out of the third (native XDP in igb's NAPI
- *                       path; where the guest has igb)
+ *   igb_devmap_per_s    frames per second of pktgen's traffic from the
+ *                       first igb NIC that the second redirects through a
+ *                       devmap and the third's driver takes (native XDP in
+ *                       igb's NAPI path; where the guest has igb)
  *   igb_xsk_zc_per_s.Q  frames per second zero-copy AF_XDP sockets on Q
  *                       queues of the second igb NIC take of that traffic,
  *                       from 256 source addresses (rxdrop)
@@ -569,11 +569,17 @@ static double pktgen_rate(const char *tx, const char *rx, int flows, volatile __
 				usleep(10000);
 				continue;
 			}
-			if (poll(pfd, n, 10) < 0)
-				break;
+			if (poll(pfd, n, 10) < 0) {
+				pktgen_stop(pg);
+				return -1;
+			}
 			for (q = 0; q < n; q++) {
 				t = xsk_rx_take(sockets[q], 0, &wrong);
-				taken += t > 0 ? t : 0;
+				if (t < 0) {
+					pktgen_stop(pg);
+					return -1;
+				}
+				taken += t;
 			}
 		}
 		if (i >= 0)
@@ -584,18 +590,21 @@ static double pktgen_rate(const char *tx, const char *rx, int flows, volatile __
 }
 
 /*
- * Frames a second that igb's second port redirects through a devmap out
- * of its third port (xdp_pass on it: igb transmits redirected frames only
- * while it runs XDP), pktgen's traffic from the first port.
+ * Frames a second that igb's second port redirects through a devmap and
+ * its third port's driver takes (xdp_devmap_xmit's sent count; xdp_pass
+ * on that port: igb transmits redirected frames only while it runs XDP),
+ * pktgen's traffic from the first port. -1 if a redirect failed or the
+ * flush dropped a frame.
  */
 static double igb_devmap_per_s(char nics[3][16])
 {
 	struct xdp_redirect *rd = xdp_redirect__open();
 	struct xdp_pass *pass = xdp_pass__open_and_load();
-	int link = -1, pass_link = -1;
+	int link = -1, pass_link = -1, e;
+	__u64 errors = 0;
 	double ret = -1;
 
-	if (!rd || !pass || xdp_redirect__load(rd))
+	if (!rd || !pass || xdp_redirect__load(rd) || xdp_redirect__attach(rd))
 		goto out;
 	rd->bss->any_frame = 1;
 	if (bpf_map_update_elem(bpf_map__fd(rd->maps.tx_array), &(__u32){ 0 },
@@ -608,10 +617,14 @@ static double igb_devmap_per_s(char nics[3][16])
 	if (link < 0 || pass_link < 0 || wait_running(nics[1], 10000) ||
 	    wait_running(nics[2], 10000))
 		goto out;
-	ret = pktgen_rate(nics[0], nics[1], 0, &rd->bss->seen, NULL, 0);
-	if (rd->bss->xmit_drops)
-		fprintf(stderr, "igb devmap: the flush dropped %llu frames\n",
-			(unsigned long long)rd->bss->xmit_drops);
+	ret = pktgen_rate(nics[0], nics[1], 0, &rd->bss->xmit_sent, NULL, 0);
+	for (e = 0; e < (int)(sizeof(rd->bss->errors) / sizeof(rd->bss->errors[0])); e++)
+		errors += rd->bss->errors[e];
+	if (errors || rd->bss->xmit_drops) {
+		fprintf(stderr, "igb devmap: %llu redirects failed, the flush dropped %llu frames\n",
+			(unsigned long long)errors, (unsigned long long)rd->bss->xmit_drops);
+		ret = -1;
+	}
 out:
 	if (link >= 0)
 		close(link);

@@ -94,7 +94,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a
 	echo "xsk_rx_per_s: frames a second that socket takes of pktgen's traffic into a veth (-icount too)"
 	echo "igb_*: pktgen's frames between two igb NICs joined by QEMU, in igb's NAPI path (-icount:"
 	echo "  1e9 / rate is the guest's instructions a frame, pktgen's sending included);"
-	echo "  igb_devmap_per_s: redirected through a devmap out of a third igb NIC;"
+	echo "  igb_devmap_per_s: redirected through a devmap and taken by a third igb NIC's driver;"
 	echo "  igb_xsk_zc_per_s.Q: taken by zero-copy AF_XDP sockets on Q queues (rxdrop; RSS spreads"
 	echo "  256 source addresses); none where QEMU emulates no igb (QEMU 7.2)"
 	echo

@@ -20,6 +20,8 @@ PPS=$RESULTS/run-pps-$KERNEL.txt
 # xdp-bench and xdp-loader of make xdp-tools: Debian 12's 1.3.1 cannot load
 # on 7.3 (it attaches to a tracepoint 7.3 no longer has).
 PATH=$BUILD/xdp-tools/install/sbin:$PATH
+[ -x "$BUILD/xdp-tools/install/sbin/xdp-bench" ] ||
+	echo "== no build/xdp-tools (make xdp-tools): Debian's xdp-bench, which cannot load on 7.3"
 
 echo "== $KERNEL: kernel $(uname -r); spectre_v2: $(cut -d';' -f1 /sys/devices/system/cpu/vulnerabilities/spectre_v2)"
 echo "== figures are emulated (QEMU TCG): compare them only as ratios"

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Devices for the tests: veth pairs, dummies, and the glue to make them. */
+#include <ifaddrs.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "testlib.h"
+
+#ifndef IFF_LOWER_UP
+#define IFF_LOWER_UP	0x10000		/* linux/if.h's; glibc's net/if.h has none */
+#endif
 
 void diag(const char *fmt, ...)
 {
@@ -47,28 +51,41 @@ int link_up(const char *name)
 	return run_cmd("ip link set dev %s up", name);
 }
 
+/*
+ * @name's carrier, from netlink (getifaddrs(): sysfs shows the netns it
+ * was mounted in): 1 when IFF_LOWER_UP (the carrier itself) and
+ * IFF_RUNNING (the operstate linkwatch sets after it) are both set, 0 if
+ * not, -1 if there is no such device. SIOCGIFFLAGS gives only the
+ * operstate: right after igb resets for XDP it can still say running.
+ */
+static int carrier_up(const char *name)
+{
+	struct ifaddrs *ifa, *i;
+	int up = -1;
+
+	if (getifaddrs(&ifa))
+		return -1;
+	for (i = ifa; i; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_PACKET && !strcmp(i->ifa_name, name))
+			up = (i->ifa_flags & (IFF_LOWER_UP | IFF_RUNNING)) ==
+			     (IFF_LOWER_UP | IFF_RUNNING);
+	freeifaddrs(ifa);
+	return up;
+}
+
 int wait_running(const char *name, int ms)
 {
-	struct ifreq ifr = {};
-	int fd, ret = -1;
+	int up;
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
 	for (; ms >= 0; ms -= 10) {
-		if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		up = carrier_up(name);
+		if (up)
 			break;
-		if (ifr.ifr_flags & IFF_RUNNING) {
-			ret = 0;
-			break;
-		}
 		usleep(10000);
 	}
-	if (ret)
-		diag("%s: no carrier", name);
-	close(fd);
-	return ret;
+	if (up != 1)
+		diag("%s: %s", name, up < 0 ? "no such device" : "no carrier");
+	return up == 1 ? 0 : -1;
 }
 
 int veth_pair(const char *a, const char *b)

