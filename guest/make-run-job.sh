@@ -113,21 +113,13 @@ pktgen_stop
 # gives it the XDP program igb needs to transmit redirected frames). Each
 # attach resets igb, whose link is down for a second or two of the run:
 # the runs are longer here, and perf records longer.
-igb=$(for d in /sys/class/net/*; do
-	[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = igb ] && basename "$d"
-done | sort | head -n 3 | tr '\n' ' ')
+. "$(dirname "$0")/igb.sh"
+igb=$(igb_nics 3)
 # shellcheck disable=SC2086 # the names, one argument each
 set -- $igb
 if [ $# -eq 3 ]; then
 	for d in "$@"; do ip link set "$d" up; done
-	# the links come up a moment after
-	for d in "$@"; do
-		i=0
-		until grep -q 1 "/sys/class/net/$d/carrier" 2>/dev/null || [ $i -ge 100 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	done
+	wait_carrier "$@"
 	SECONDS_EACH=$((SECONDS_EACH * 2))
 	echo "== xdp-bench on $2 (native XDP, igb), pktgen sending from $1, ${SECONDS_EACH} s each"
 	pktgen_start "$1" "$2"

@@ -7,9 +7,8 @@
 # is bound; promiscuous, as xskxceiver's frames carry its own MACs; and
 # no IPv6, whose router and listener messages would reach the sockets.
 # Prints xskxceiver's TAP, or one comment line where the guest has no igb.
-igb=$(for d in /sys/class/net/*; do
-	[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = igb ] && basename "$d"
-done | sort | head -n 2 | tr '\n' ' ')
+. "$(dirname "$0")/igb.sh"
+igb=$(igb_nics 2)
 # shellcheck disable=SC2086 # the names, one argument each
 set -- $igb
 if [ $# -lt 2 ]; then
@@ -21,11 +20,5 @@ for d in "$@"; do
 	ethtool -L "$d" combined 1
 	ip link set dev "$d" promisc on up
 done
-for d in "$@"; do
-	i=0
-	until grep -q 1 "/sys/class/net/$d/carrier" 2>/dev/null || [ $i -ge 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-done
+wait_carrier "$@"
 ./xskxceiver -i "$1" -i "$2" -m zc

@@ -65,18 +65,22 @@ debian_mirror() {
 	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
 		awk '$2 ~ /^bookworm(-updates)?$/ && $1 ~ /\/debian\/$/ { print $1; exit }'
 }
-add_trixie_backports() {
+# A deb822 sources file FILE for SUITE on that mirror (WHY: for the error).
+add_suite() {	# add_suite SUITE FILE WHY
 	local mirror
 	mirror=$(debian_mirror)
-	[ -n "$mirror" ] || die "no Debian bookworm mirror in this machine's apt sources to take trixie-backports from (needed for $SRC_PACKAGE)"
-	step "adding trixie-backports ($mirror) for $SRC_PACKAGE alone"
-	cat >"$backports_sources" <<-EOF
+	[ -n "$mirror" ] || die "no Debian bookworm mirror in this machine's apt sources to take $1 from ($3)"
+	step "adding $1 ($mirror) for $3 alone"
+	cat >"$2" <<-EOF
 	Types: deb
 	URIs: $mirror
-	Suites: trixie-backports
+	Suites: $1
 	Components: main
 	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 	EOF
+}
+add_trixie_backports() {
+	add_suite trixie-backports "$backports_sources" "$SRC_PACKAGE"
 	cat >"$backports_pin" <<-EOF
 	Package: *
 	Pin: release n=trixie-backports
@@ -93,17 +97,7 @@ add_trixie_backports() {
 qemu_sources=/etc/apt/sources.list.d/testbed-bookworm-backports.sources
 qemu_pin=/etc/apt/preferences.d/testbed-bookworm-backports
 add_bookworm_backports() {
-	local mirror
-	mirror=$(debian_mirror)
-	[ -n "$mirror" ] || die "no Debian bookworm mirror in this machine's apt sources to take bookworm-backports from (QEMU 10; QEMU_BACKPORTS=0 keeps QEMU 7.2)"
-	step "adding bookworm-backports ($mirror) for ${qemu_pkgs[*]} alone"
-	cat >"$qemu_sources" <<-EOF
-	Types: deb
-	URIs: $mirror
-	Suites: bookworm-backports
-	Components: main
-	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-	EOF
+	add_suite bookworm-backports "$qemu_sources" "${qemu_pkgs[*]}"
 	cat >"$qemu_pin" <<-EOF
 	Package: ${qemu_pkgs[*]}
 	Pin: release n=bookworm-backports
