@@ -87,12 +87,42 @@ static int delivered(struct xsk_redirect *skel, struct xsk_rx *x, const char *tx
 	return KSFT_PASS;
 }
 
+/*
+ * @rx's program (@other) sends every frame out of @tx to entry 0, where
+ * @x, a socket bound to another device, is put: the socket takes none,
+ * and @rx counts each dropped. @owner names the socket.
+ */
+static int foreign_dropped(struct xsk_redirect *other, struct xsk_rx *x, const char *tx,
+			   const char *rx, const char *owner)
+{
+	long long dropped;
+	long wrong = 0;
+
+	TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(other->maps.xsks), &(__u32){ 0 },
+					 &(int){ xsk_rx_fd(x) }, BPF_ANY),
+		    "putting %s socket into %s's map failed", owner, rx);
+	other->data->to = 0;
+	dropped = rx_dropped(rx);
+	TEST_ASSERT(dropped >= 0, "no statistics for %s", rx);
+	TEST_ASSERT(send_frames(tx, FRAMES / 5, TAG, &other->bss->seen[0], WINDOW) == FRAMES / 5,
+		    "sending out of %s failed", tx);
+	usleep(200000);
+	TEST_ASSERT(other->bss->seen[0] == FRAMES / 5, "%s's program saw %llu frames, want %d", rx,
+		    (unsigned long long)other->bss->seen[0], FRAMES / 5);
+	TEST_ASSERT(xsk_rx_take(x, TAG, &wrong) == 0,
+		    "%s socket took frames %s's program redirected to it", owner, rx);
+	TEST_ASSERT(rx_dropped(rx) - dropped == FRAMES / 5,
+		    "%s counted %lld dropped frames, want %d", rx, rx_dropped(rx) - dropped,
+		    FRAMES / 5);
+	diag("%s: %d of %d frames redirected to %s socket dropped and counted", rx, FRAMES / 5,
+	     FRAMES / 5, owner);
+	return KSFT_PASS;
+}
+
 TEST_CASE(xsk_redirect_veth, 120)
 {
 	struct xsk_redirect *skel, *other;
 	struct xsk_rx *x;
-	long long dropped;
-	long wrong = 0;
 	int err, link, other_link;
 
 	TEST_ASSERT(!enter_netns(), "no netns");
@@ -113,24 +143,8 @@ TEST_CASE(xsk_redirect_veth, 120)
 	diag("xr1: %d of %d frames reached the socket of its queue", FRAMES, FRAMES);
 
 	/* xo1's program sends every frame to the same socket: xr1's */
-	TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(other->maps.xsks), &(__u32){ 0 },
-					 &(int){ xsk_rx_fd(x) }, BPF_ANY),
-		    "putting xr1's socket into xo1's map failed");
-	other->data->to = 0;
-	dropped = rx_dropped("xo1");
-	TEST_ASSERT(dropped >= 0, "no statistics for xo1");
-	TEST_ASSERT(send_frames("xo0", FRAMES / 5, TAG, &other->bss->seen[0], WINDOW) == FRAMES / 5,
-		    "sending out of xo0 failed");
-	usleep(200000);
-	TEST_ASSERT(other->bss->seen[0] == FRAMES / 5, "xo1's program saw %llu frames, want %d",
-		    (unsigned long long)other->bss->seen[0], FRAMES / 5);
-	TEST_ASSERT(xsk_rx_take(x, TAG, &wrong) == 0,
-		    "xr1's socket took frames xo1's program redirected to it");
-	TEST_ASSERT(rx_dropped("xo1") - dropped == FRAMES / 5,
-		    "xo1 counted %lld dropped frames, want %d", rx_dropped("xo1") - dropped,
-		    FRAMES / 5);
-	diag("xo1: %d of %d frames redirected to xr1's socket dropped and counted",
-	     FRAMES / 5, FRAMES / 5);
+	if (foreign_dropped(other, x, "xo0", "xo1", "xr1's"))
+		return KSFT_FAIL;
 
 	/* and the socket still takes its own */
 	if (delivered(skel, x, "xr0", FRAMES / 5))
@@ -658,9 +672,8 @@ TEST_CASE(xsk_redirect_zero_copy_igb, 120)
 	struct xsk_rx *x[IGB_QUEUES] = {};
 	struct xsk_redirect *skel, *other;
 	int err, link, other_link, queues, q, home, ns;
-	long long dropped;
-	long queue0, wrong = 0;
-	char nics[2][16];
+	char nics[2][16], owner[48];
+	long queue0;
 
 	err = igb_pair(nics);
 	if (err)
@@ -695,22 +708,9 @@ TEST_CASE(xsk_redirect_zero_copy_igb, 120)
 	other_link = xdp_link(bpf_program__fd(other->progs.xsk_redirect), ifindex_of("xz1"),
 			      XDP_FLAGS_DRV_MODE);
 	TEST_ASSERT(other_link >= 0, "attaching xsk_redirect to xz1 failed");
-	TEST_ASSERT(!bpf_map_update_elem(bpf_map__fd(other->maps.xsks), &(__u32){ 0 },
-					 &(int){ xsk_rx_fd(x[0]) }, BPF_ANY),
-		    "putting %s's socket into xz1's map failed", nics[1]);
-	other->data->to = 0;
-	dropped = rx_dropped("xz1");
-	TEST_ASSERT(dropped >= 0, "no statistics for xz1");
-	TEST_ASSERT(send_frames("xz0", FRAMES / 5, TAG, &other->bss->seen[0], WINDOW) == FRAMES / 5,
-		    "sending out of xz0 failed");
-	usleep(200000);
-	TEST_ASSERT(xsk_rx_take(x[0], TAG, &wrong) == 0,
-		    "%s's zero-copy socket took frames xz1's program redirected to it", nics[1]);
-	TEST_ASSERT(rx_dropped("xz1") - dropped == FRAMES / 5,
-		    "xz1 counted %lld dropped frames, want %d", rx_dropped("xz1") - dropped,
-		    FRAMES / 5);
-	diag("xz1: %d of %d frames redirected to %s's zero-copy socket dropped and counted",
-	     FRAMES / 5, FRAMES / 5, nics[1]);
+	snprintf(owner, sizeof(owner), "%s's zero-copy", nics[1]);
+	if (foreign_dropped(other, x[0], "xz0", "xz1", owner))
+		return KSFT_FAIL;
 	close(other_link);
 	xsk_redirect__destroy(other);
 	close(ns);
